@@ -1,0 +1,40 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "ImageCacheBench",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .executable(name: "imagecache-bench", targets: ["imagecache-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libvips, through a header of plain functions wrapping its variadic calls.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .target(name: "ImagePipeline", dependencies: ["CVips"], swiftSettings: strict),
+        .target(name: "Replay", dependencies: ["ImagePipeline"], swiftSettings: strict),
+        .executableTarget(
+            name: "imagecache-bench",
+            dependencies: [
+                "Replay", "ImagePipeline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"], swiftSettings: strict),
+        .testTarget(
+            name: "ImageCacheBenchTests",
+            dependencies: ["Replay", "imagecache-bench"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,201 @@
+// Plain C functions over the variadic libvips calls ImageCacheBench uses.
+// Swift cannot call C variadic functions, so each optional-argument call
+// gets one fixed signature here. Every function returns 0 on success and -1
+// on error (with the libvips error buffer set), like libvips itself.
+#ifndef ICB_VIPS_SHIM_H
+#define ICB_VIPS_SHIM_H
+
+#include <vips/vips.h>
+
+// MARK: - Lifecycle and settings
+
+static inline int icb_init(const char *program_name) {
+    return VIPS_INIT(program_name);
+}
+
+static inline void icb_apply_settings(int cache_max_operations, size_t cache_max_bytes,
+                                      int cache_max_files, int concurrency,
+                                      int block_untrusted) {
+    vips_cache_set_max(cache_max_operations);
+    vips_cache_set_max_mem(cache_max_bytes);
+    vips_cache_set_max_files(cache_max_files);
+    vips_concurrency_set(concurrency);
+    vips_block_untrusted_set(block_untrusted ? TRUE : FALSE);
+}
+
+// libvips reports loader warnings with g_warning, which prints to stderr from
+// any thread. A library must not write there; the handler counts them instead.
+static volatile gint icb__warning_count = 0;
+
+static void icb__count_warning(const gchar *domain, GLogLevelFlags level,
+                               const gchar *message, gpointer unused) {
+    (void)domain; (void)level; (void)message; (void)unused;
+    g_atomic_int_inc(&icb__warning_count);
+}
+
+static inline void icb_capture_warnings(void) {
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, icb__count_warning, NULL);
+}
+
+static inline int icb_warning_count(void) {
+    return g_atomic_int_get(&icb__warning_count);
+}
+
+static inline void icb_unref(VipsImage *image) {
+    if (image) g_object_unref(image);
+}
+
+static void *icb__count_object(void *object, void *counter, void *unused) {
+    (void)object; (void)unused;
+    *(long *)counter += 1;
+    return NULL;
+}
+
+// Number of live VipsObjects (images, operations, buffers) in the process:
+// the exact figure a leak check compares before and after a loop.
+static inline long icb_live_object_count(void) {
+    long count = 0;
+    vips_object_map(icb__count_object, &count, NULL);
+    return count;
+}
+
+// MARK: - Loading
+
+// Reads only the header: pixels are decoded lazily, on first use.
+static inline int icb_header_from_buffer(const void *data, size_t length, VipsImage **out) {
+    *out = vips_image_new_from_buffer(data, length, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    return *out ? 0 : -1;
+}
+
+// Loads every pixel at full size (the "full decode" strategy shrink-on-load avoids).
+static inline int icb_load_full(const void *data, size_t length, VipsFailOn fail_on, VipsImage **out) {
+    *out = vips_image_new_from_buffer(data, length, "", "fail_on", fail_on, NULL);
+    return *out ? 0 : -1;
+}
+
+static inline int icb_thumbnail_buffer(const void *data, size_t length, int width, int height,
+                                       VipsSize size, int no_rotate, VipsFailOn fail_on,
+                                       VipsImage **out) {
+    return vips_thumbnail_buffer((void *)data, length, out, width,
+                                 "height", height,
+                                 "size", size,
+                                 "no_rotate", no_rotate ? TRUE : FALSE,
+                                 "fail_on", fail_on,
+                                 // 8.14's buffer variant forwards only option_string to the loader.
+                                 "option_string", fail_on == VIPS_FAIL_ON_NONE ? "" :
+                                     fail_on == VIPS_FAIL_ON_TRUNCATED ? "fail_on=truncated" :
+                                     fail_on == VIPS_FAIL_ON_ERROR ? "fail_on=error" : "fail_on=warning",
+                                 NULL);
+}
+
+// MARK: - Processing
+
+static inline int icb_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+static inline int icb_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+static inline int icb_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {
+    return vips_colourspace(in, out, space, NULL);
+}
+
+static inline int icb_cast(VipsImage *in, VipsImage **out, VipsBandFormat format) {
+    return vips_cast(in, out, format, NULL);
+}
+
+static inline int icb_extract_bands(VipsImage *in, VipsImage **out, int first, int count) {
+    return vips_extract_band(in, out, first, "n", count, NULL);
+}
+
+static inline int icb_linear(VipsImage *in, VipsImage **out, double multiply, double add) {
+    return vips_linear1(in, out, multiply, add, NULL);
+}
+
+static inline int icb_add(VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips_add(left, right, out, NULL);
+}
+
+static inline int icb_bandjoin3(VipsImage *a, VipsImage *b, VipsImage *c, VipsImage **out) {
+    VipsImage *bands[3] = { a, b, c };
+    return vips_bandjoin(bands, out, 3, NULL);
+}
+
+static inline int icb_copy(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, NULL);
+}
+
+// Composites an alpha band onto white, for formats without alpha.
+static inline int icb_flatten_white(VipsImage *in, VipsImage **out) {
+    double white[1] = { 255.0 };
+    VipsArrayDouble *background = vips_array_double_new(white, 1);
+    int status = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status;
+}
+
+static inline int icb_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out) {
+    return vips_bandjoin2(a, b, out, NULL);
+}
+
+// Labels generated pixels as sRGB so savers treat 4 bands as RGBA, not CMYK.
+static inline int icb_copy_as_srgb(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+static inline int icb_copy_with_orientation(VipsImage *in, VipsImage **out, int orientation) {
+    if (vips_copy(in, out, NULL)) return -1;
+    vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
+    return 0;
+}
+
+// MARK: - Synthesis
+
+static inline int icb_perlin(VipsImage **out, int width, int height, int cell_size, int seed) {
+    return vips_perlin(out, width, height, "cell_size", cell_size, "seed", seed, NULL);
+}
+
+static inline int icb_worley(VipsImage **out, int width, int height, int cell_size, int seed) {
+    return vips_worley(out, width, height, "cell_size", cell_size, "seed", seed, NULL);
+}
+
+static inline int icb_gaussnoise(VipsImage **out, int width, int height, double mean,
+                                 double sigma, int seed) {
+    return vips_gaussnoise(out, width, height, "mean", mean, "sigma", sigma, "seed", seed, NULL);
+}
+
+// MARK: - Encoding
+
+static inline int icb_jpegsave_buffer(VipsImage *in, void **buffer, size_t *length,
+                                      int quality, int interlace, int strip) {
+    return vips_jpegsave_buffer(in, buffer, length, "Q", quality,
+                                "interlace", interlace ? TRUE : FALSE,
+                                "strip", strip ? TRUE : FALSE, NULL);
+}
+
+static inline int icb_pngsave_buffer(VipsImage *in, void **buffer, size_t *length,
+                                     int compression, int strip) {
+    return vips_pngsave_buffer(in, buffer, length, "compression", compression,
+                               "strip", strip ? TRUE : FALSE, NULL);
+}
+
+static inline int icb_webpsave_buffer(VipsImage *in, void **buffer, size_t *length,
+                                      int quality, int lossless, int strip) {
+    return vips_webpsave_buffer(in, buffer, length, "Q", quality,
+                                "lossless", lossless ? TRUE : FALSE,
+                                "strip", strip ? TRUE : FALSE, NULL);
+}
+
+static inline int icb_gifsave_buffer(VipsImage *in, void **buffer, size_t *length) {
+    return vips_gifsave_buffer(in, buffer, length, NULL);
+}
+
+static inline int icb_heifsave_buffer(VipsImage *in, void **buffer, size_t *length,
+                                      int quality, VipsForeignHeifCompression compression) {
+    return vips_heifsave_buffer(in, buffer, length, "Q", quality,
+                                "compression", compression, NULL);
+}
+
+#endif

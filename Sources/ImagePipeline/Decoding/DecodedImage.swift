@@ -1,0 +1,33 @@
+import Foundation
+
+/// A decoded thumbnail: sRGB, 8 bits per band, 3 bands (RGB) or 4 (RGBA),
+/// rows top to bottom with EXIF orientation already applied.
+public struct DecodedImage: Sendable {
+    public let width: Int
+    public let height: Int
+    /// 3 for RGB, 4 for RGBA.
+    public let bands: Int
+    /// Interleaved pixels, `width * height * bands` bytes.
+    public let pixels: Data
+    /// What the thumbnail was made from.
+    public let source: ImageHeader
+
+    public var hasAlpha: Bool { bands == 4 }
+
+    /// What the image costs in memory: its decoded pixel bytes, the figure a
+    /// memory cache must limit (encoded size understates it ten-fold or more).
+    public var cost: Int { pixels.count }
+}
+
+/// What the header of an encoded image says, read without decoding pixels.
+public struct ImageHeader: Sendable, Equatable {
+    public let format: ImageFormat
+    /// Stored width, before EXIF orientation is applied.
+    public let width: Int
+    /// Stored height of the first frame or page, before EXIF orientation.
+    public let height: Int
+    /// Encoded size in bytes.
+    public let byteCount: Int
+
+    public var pixelCount: Int { width * height }
+}

@@ -1,0 +1,115 @@
+import CVips
+import Foundation
+import Synchronization
+
+/// Process-wide libvips settings, applied in one place.
+///
+/// The operation cache is off by default: the pipeline's own memory and disk
+/// tiers decide what is kept, and a second hidden cache would blur what the
+/// benchmark measures.
+public struct LibVipsSettings: Sendable, Equatable {
+    /// Most operations libvips keeps in its operation cache (0 disables it).
+    public var operationCacheMaxOperations: Int
+    /// Most bytes of pixels that cache may hold.
+    public var operationCacheMaxBytes: Int
+    /// Most open files that cache may hold.
+    public var operationCacheMaxFiles: Int
+    /// Worker threads per image pipeline; 0 means libvips' default (the core count).
+    public var concurrency: Int
+    /// Refuses loaders libvips marks untrusted (for example ImageMagick, JPEG XL on 8.14)
+    /// so hostile bytes only meet the hardened loaders.
+    public var blockUntrustedLoaders: Bool
+
+    public init(
+        operationCacheMaxOperations: Int = 0,
+        operationCacheMaxBytes: Int = 0,
+        operationCacheMaxFiles: Int = 0,
+        concurrency: Int = 0,
+        blockUntrustedLoaders: Bool = true
+    ) {
+        self.operationCacheMaxOperations = operationCacheMaxOperations
+        self.operationCacheMaxBytes = operationCacheMaxBytes
+        self.operationCacheMaxFiles = operationCacheMaxFiles
+        self.concurrency = concurrency
+        self.blockUntrustedLoaders = blockUntrustedLoaders
+    }
+}
+
+/// The one entry point to libvips: starts it once per process and owns its settings.
+public enum LibVips {
+    private static let startupFailure: DecodingError? = {
+        guard icb_init("imagecache-bench") == 0 else {
+            return .libraryUnavailable(takeErrorMessage())
+        }
+        icb_capture_warnings()
+        apply(LibVipsSettings())
+        return nil
+    }()
+
+    private static let current = Mutex(LibVipsSettings())
+
+    /// Starts libvips if it is not running yet; safe to call from any thread.
+    public static func start() throws(DecodingError) {
+        if let startupFailure { throw startupFailure }
+    }
+
+    /// The settings in force.
+    public static var settings: LibVipsSettings { current.withLock { $0 } }
+
+    /// Replaces the settings for the whole process.
+    public static func configure(_ settings: LibVipsSettings) throws(DecodingError) {
+        try start()
+        current.withLock { value in
+            apply(settings)
+            value = settings
+        }
+    }
+
+    private static func apply(_ settings: LibVipsSettings) {
+        icb_apply_settings(
+            Int32(clamping: settings.operationCacheMaxOperations),
+            settings.operationCacheMaxBytes,
+            Int32(clamping: settings.operationCacheMaxFiles),
+            Int32(clamping: settings.concurrency),
+            settings.blockUntrustedLoaders ? 1 : 0
+        )
+    }
+
+    /// Whether this libvips build has a loader for `format`.
+    public static func canLoad(_ format: ImageFormat) -> Bool {
+        guard (try? start()) != nil else { return false }
+        let loader = switch format {
+        case .jpeg: "jpegload_buffer"
+        case .png: "pngload_buffer"
+        case .webp: "webpload_buffer"
+        case .gif: "gifload_buffer"
+        case .heic, .avif: "heifload_buffer"
+        }
+        return vips_type_find("VipsOperation", loader) != 0
+    }
+
+    /// Live libvips objects (images, operations, blobs) in this process.
+    public static var liveObjectCount: Int { Int(icb_live_object_count()) }
+
+    /// Loader warnings libvips raised so far (counted, not printed: a library
+    /// must not write to stderr).
+    public static var warningCount: Int { Int(icb_warning_count()) }
+
+    /// Bytes libvips has allocated for pixel buffers right now.
+    public static var trackedPixelBytes: Int { Int(vips_tracked_get_mem()) }
+
+    /// Empties the libvips operation cache (it holds references to images).
+    public static func dropOperationCache() { vips_cache_drop_all() }
+
+    /// Reads and clears the libvips error buffer in one call and keeps its last
+    /// line. The buffer is process-wide and some loaders append warnings to it
+    /// even when a load succeeds, so earlier lines may belong to another image;
+    /// the newest line is the failure at hand.
+    static func takeErrorMessage() -> String {
+        guard let copy = vips_error_buffer_copy() else { return "unknown libvips error" }
+        defer { g_free(copy) }
+        let lines = String(cString: copy).split(whereSeparator: \.isNewline)
+        let last = lines.last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return last.isEmpty ? "unknown libvips error" : last
+    }
+}

@@ -1,0 +1,33 @@
+/// The box a thumbnail must fit, as a view asks for it: points and a screen scale.
+public struct ThumbnailRequest: Hashable, Sendable, Codable {
+    /// Box width in points; 0 leaves the width unconstrained.
+    public var width: Int
+    /// Box height in points; 0 leaves the height unconstrained.
+    public var height: Int
+    /// Screen scale (pixels per point), for example 2 or 3 on phones.
+    public var scale: Double
+    /// Whether an image smaller than the box is enlarged to fit it.
+    public var allowsUpscaling: Bool
+
+    public init(width: Int, height: Int, scale: Double = 1, allowsUpscaling: Bool = false) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.allowsUpscaling = allowsUpscaling
+    }
+
+    /// A square box.
+    public static func square(_ side: Int, scale: Double = 1) -> ThumbnailRequest {
+        ThumbnailRequest(width: side, height: side, scale: scale)
+    }
+
+    /// Box width in pixels; `Int32.max` when unconstrained.
+    var pixelWidth: Int32 { Self.pixels(width, scale) }
+    /// Box height in pixels; `Int32.max` when unconstrained.
+    var pixelHeight: Int32 { Self.pixels(height, scale) }
+
+    private static func pixels(_ points: Int, _ scale: Double) -> Int32 {
+        guard points > 0 else { return 10_000_000 }  // libvips' documented "ignore this side"
+        return Int32(clamping: max(1, Int((Double(points) * max(scale, 0)).rounded())))
+    }
+}

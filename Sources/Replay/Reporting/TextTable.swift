@@ -1,0 +1,32 @@
+/// A plain-text table for terminals: numbers right-aligned, text left-aligned.
+public struct TextTable: Sendable {
+    public enum Alignment: Sendable { case left, right }
+
+    public let headers: [String]
+    public let alignments: [Alignment]
+    public private(set) var rows: [[String]] = []
+
+    public init(_ columns: [(String, Alignment)]) {
+        headers = columns.map(\.0)
+        alignments = columns.map(\.1)
+    }
+
+    public mutating func append(_ row: [String]) {
+        precondition(row.count == headers.count, "a row needs one cell per column")
+        rows.append(row)
+    }
+
+    public func render() -> String {
+        let widths = headers.indices.map { column in
+            ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - cells[column].count)
+                return alignments[column] == .left ? cells[column] + padding : padding + cells[column]
+            }.joined(separator: "  ")
+        }
+        let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
+        return ([line(headers), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct ImageCacheBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imagecache-bench",
+        abstract: "Benchmarks and stress-tests image caches on recorded app workloads.",
+        subcommands: [ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self],
+        defaultSubcommand: ThumbnailsCommand.self
+    )
+}

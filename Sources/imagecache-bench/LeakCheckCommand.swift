@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import Replay
+
+struct LeakCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "leak-check",
+        abstract: "Thumbnail in a loop and check resident memory and live libvips objects stay flat."
+    )
+
+    @Option var iterations = 10_000
+
+    @Option(help: "Fail when resident memory grows by more than this many MiB after warm-up.")
+    var maxGrowthMib = 8
+
+    @Option(help: "Also write the report as JSON to this file.")
+    var json: String?
+
+    func run() throws {
+        let report = try LeakCheck(iterations: iterations).run()
+        if let json { try writeJSON(report, to: json) }
+        let growth = Double(report.residentGrowthBytes) / Double(1 << 20)
+        print(String(
+            format: "%d thumbnails (%d expected failures): RSS %@ → %@ (%+.2f MiB), peak %@, live libvips objects %d → %d",
+            report.iterations, report.failuresSeen,
+            formatBytes(report.residentBytesBefore), formatBytes(report.residentBytesAfter), growth,
+            formatBytes(report.peakResidentBytes), report.liveVipsObjectsBefore, report.liveVipsObjectsAfter))
+        guard report.liveVipsObjectsAfter <= report.liveVipsObjectsBefore, growth <= Double(maxGrowthMib) else {
+            print("LEAK: memory or libvips objects did not return to their warmed-up level")
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import ImagePipeline
+import Replay
+
+struct ThumbnailsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnails",
+        abstract: "Thumbnail the generated sample set of the five apps' image shapes and time each strategy."
+    )
+
+    @Option(help: "Timed runs per image and strategy (the median is reported).")
+    var repetitions = 5
+
+    @Option(help: "Also write the measurements as JSON to this file.")
+    var json: String?
+
+    func run() throws {
+        let suite = ThumbnailSuite(repetitions: repetitions)
+        let results = try suite.run()
+        print(suite.table(results).render())
+        print("peak RSS \(formatBytes(ProcessMetrics.peakResidentBytes))")
+        if let json {
+            try writeJSON(results, to: json)
+        }
+    }
+}
+
+/// Writes a value as pretty, key-sorted JSON.
+func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(value).write(to: URL(fileURLWithPath: path))
+}
