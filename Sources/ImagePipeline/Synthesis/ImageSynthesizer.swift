@@ -95,10 +95,7 @@ struct SplitMix64: RandomNumberGenerator {
 
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        return mix(state)
     }
 
     /// A non-negative 31-bit seed, the range libvips' noise generators take.

@@ -1,0 +1,205 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A thread-safe in-memory cache with a cost limit, a count limit and a
+/// pluggable eviction policy. Knows nothing of images: `ImageMemoryCache` is
+/// the thin wrapper for those.
+///
+/// All state sits behind one `Mutex`; eviction callbacks run after it is
+/// released, so they may call back into the cache.
+public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, Value: Sendable>: Sendable {
+    public struct Configuration: Sendable {
+        public var limits: CacheLimits
+        public var policy: EvictionPolicyKind
+        /// Entries expire this long after insertion; nil for never.
+        public var timeToLive: Duration?
+
+        public init(limits: CacheLimits, policy: EvictionPolicyKind = .lru, timeToLive: Duration? = nil) {
+            self.limits = limits
+            self.policy = policy
+            self.timeToLive = timeToLive
+        }
+    }
+
+    /// Hears every entry that leaves other than by `remove(_:)`.
+    public typealias EvictionHandler = @Sendable (Key, Value, EvictionReason) -> Void
+
+    public let configuration: Configuration
+    private let state: Mutex<State>
+    private let onEviction: EvictionHandler?
+
+    public init(_ configuration: Configuration, onEviction: EvictionHandler? = nil) {
+        self.configuration = configuration
+        self.onEviction = onEviction
+        let timeToLive = configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }
+        let core = configuration.policy.withPolicy(
+            limits: configuration.limits, MakeCacheCoreBox(timeToLive: timeToLive))
+        state = Mutex(State(core: core))
+    }
+
+    public func value(for key: Key) -> Value? {
+        let now = monotonicNanoseconds()
+        let (value, departed) = state.withLock { state -> (Value?, [Departure]) in
+            guard let slot = state.slots[key] else {
+                state.core.recordMiss()
+                return (nil, [])
+            }
+            var departed: [Departure] = []
+            let hit = state.core.lookup(slot, now: now) { slot, reason in
+                departed.append(state.release(slot, reason))
+            }
+            return (hit ? state.values[Int(slot)] : nil, departed)
+        }
+        report(departed)
+        return value
+    }
+
+    /// Stores `value` under `key` with the given cost, replacing any previous
+    /// value. `missCost` is what losing it would cost to repair (for images, the
+    /// bytes to download again); only cost-aware policies (GDSF) weigh it.
+    /// Returns false when the entry is refused (too large for the per-entry
+    /// limit, or declined by the policy's admission).
+    @discardableResult
+    public func insert(_ value: Value, for key: Key, cost: Int, missCost: Int = 1) -> Bool {
+        let now = monotonicNanoseconds()
+        let fingerprint = key.cacheFingerprint
+        let (stored, departed) = state.withLock { state -> (Bool, [Departure]) in
+            if let old = state.slots[key] {
+                state.core.remove(old)
+                _ = state.release(old, .capacity)
+            }
+            let slot = state.allocate(key, value)
+            var departed: [Departure] = []
+            let stored = state.core.insert(
+                NewEntry(slot: slot, cost: cost, fingerprint: fingerprint, missCost: missCost), now: now
+            ) { victim, reason in
+                departed.append(state.release(victim, reason))
+            }
+            if !stored { _ = state.release(slot, .capacity) }
+            return (stored, departed)
+        }
+        report(departed)
+        return stored
+    }
+
+    /// Removes and returns the value for `key`, if present. Not reported as an eviction.
+    @discardableResult
+    public func remove(_ key: Key) -> Value? {
+        state.withLock { state in
+            guard let slot = state.slots[key] else { return nil }
+            state.core.remove(slot)
+            return state.release(slot, .trimmed).value
+        }
+    }
+
+    /// Drops every entry; each is reported to the eviction handler as trimmed.
+    public func removeAll() { respond(to: .purgeAll) }
+
+    /// Evicts in policy order until the total cost is at most `cost`.
+    public func trim(toCost cost: Int) {
+        let departed = state.withLock { state in
+            var departed: [Departure] = []
+            state.core.trim(toCost: cost) { slot, reason in departed.append(state.release(slot, reason)) }
+            return departed
+        }
+        report(departed)
+    }
+
+    /// Evicts in policy order down to `fraction` of the cost limit.
+    public func trim(toFraction fraction: Double) {
+        trim(toCost: Int(Double(configuration.limits.costLimit) * fraction))
+    }
+
+    /// Drops entries not used for `age`.
+    public func trimIdle(olderThan age: Duration) {
+        respond(to: .trimIdle(seconds: Double(age.nanoseconds) / 1e9))
+    }
+
+    public var statistics: CacheStatistics { state.withLock { $0.core.statistics } }
+    public var totalCost: Int { state.withLock { $0.core.totalCost } }
+    public var count: Int { state.withLock { $0.core.count } }
+
+    private func report(_ departed: [Departure]) {
+        guard let onEviction else { return }
+        for departure in departed { onEviction(departure.key, departure.value, departure.reason) }
+    }
+}
+
+extension MemoryCache: MemoryPressureResponder {
+    public func respond(to reaction: MemoryPressureReaction) {
+        let now = monotonicNanoseconds()
+        let departed = state.withLock { state in
+            var departed: [Departure] = []
+            state.core.respond(to: reaction, now: now) { slot, reason in
+                departed.append(state.release(slot, reason))
+            }
+            return departed
+        }
+        report(departed)
+    }
+}
+
+extension MemoryCache {
+    /// An entry that left, reported to the handler once the lock is released.
+    fileprivate struct Departure {
+        let key: Key
+        let value: Value
+        let reason: EvictionReason
+    }
+
+    /// Keys and values by slot; freed slots are reused so arrays stay dense.
+    fileprivate struct State: ~Copyable {
+        let core: any AnyCacheCore
+        var slots: [Key: Slot] = [:]
+        var keys: [Key?] = []
+        var values: [Value?] = []
+        var freeSlots: [Slot] = []
+
+        init(core: any AnyCacheCore) { self.core = core }
+
+        mutating func allocate(_ key: Key, _ value: Value) -> Slot {
+            let slot: Slot
+            if let reused = freeSlots.popLast() {
+                slot = reused
+                keys[Int(slot)] = key
+                values[Int(slot)] = value
+            } else {
+                slot = Slot(keys.count)
+                keys.append(key)
+                values.append(value)
+            }
+            slots[key] = slot
+            return slot
+        }
+
+        /// Frees a slot the core no longer holds and hands back what it held.
+        mutating func release(_ slot: Slot, _ reason: EvictionReason) -> Departure {
+            let index = Int(slot)
+            let key = keys[index]!, value = values[index]!
+            keys[index] = nil
+            values[index] = nil
+            slots[key] = nil
+            freeSlots.append(slot)
+            return Departure(key: key, value: value, reason: reason)
+        }
+    }
+}
+
+/// Nanoseconds on the monotonic clock (unaffected by wall-clock changes).
+@inline(__always)
+func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+}
+
+extension Duration {
+    /// The whole duration in nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : product &+ attoseconds / 1_000_000_000
+    }
+}

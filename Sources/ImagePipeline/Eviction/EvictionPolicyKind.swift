@@ -1,0 +1,60 @@
+/// The eviction policies a cache or a simulation can be built with, by name.
+public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    case lru, fifo, clock, sieve
+    /// S3-FIFO with the hits an entry needs in the small queue to move to main (1 or 2).
+    case s3fifo(moveToMainThreshold: Int)
+    case wTinyLFU, gdsf
+    /// A real Foundation NSCache (the apps' choice), for comparison.
+    case nsCache
+
+    public static let allCases: [EvictionPolicyKind] = [
+        .lru, .fifo, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .s3fifo(moveToMainThreshold: 2),
+        .wTinyLFU, .gdsf, .nsCache,
+    ]
+
+    /// Parses the names `description` prints ("lru", "s3fifo", "s3fifo-2", "w-tinylfu", …).
+    public init?(name: String) {
+        guard let kind = Self.allCases.first(where: { $0.description == name.lowercased() }) else {
+            if name.lowercased() == "s3fifo-1" { self = .s3fifo(moveToMainThreshold: 1); return }
+            return nil
+        }
+        self = kind
+    }
+
+    public var description: String {
+        switch self {
+        case .lru: "lru"
+        case .fifo: "fifo"
+        case .clock: "clock"
+        case .sieve: "sieve"
+        case .s3fifo(let threshold): threshold == 1 ? "s3fifo" : "s3fifo-\(threshold)"
+        case .wTinyLFU: "w-tinylfu"
+        case .gdsf: "gdsf"
+        case .nsCache: "nscache"
+        }
+    }
+
+    /// Builds the policy and hands it to `visitor` as its concrete type, so the
+    /// visitor's generic code is specialised per policy (no existential calls
+    /// in simulation loops).
+    public func withPolicy<Visitor: EvictionPolicyVisitor>(
+        limits: CacheLimits, _ visitor: Visitor
+    ) -> Visitor.Result {
+        switch self {
+        case .lru: visitor.visit(LRUPolicy(limits: limits))
+        case .fifo: visitor.visit(FIFOPolicy(limits: limits))
+        case .clock: visitor.visit(CLOCKPolicy(limits: limits))
+        case .sieve: visitor.visit(SIEVEPolicy(limits: limits))
+        case .s3fifo(let threshold): visitor.visit(S3FIFOPolicy(limits: limits, moveToMainThreshold: threshold))
+        case .wTinyLFU: visitor.visit(WTinyLFUPolicy(limits: limits))
+        case .gdsf: visitor.visit(GDSFPolicy(limits: limits))
+        case .nsCache: visitor.visit(NSCachePolicy(limits: limits))
+        }
+    }
+}
+
+/// Generic code that runs on whichever concrete policy a kind names.
+public protocol EvictionPolicyVisitor {
+    associatedtype Result
+    func visit<Policy: EvictionPolicy>(_ policy: Policy) -> Result
+}

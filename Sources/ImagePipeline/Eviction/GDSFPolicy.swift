@@ -1,0 +1,76 @@
+/// Greedy-Dual-Size-Frequency (Cherkasova, 1998): each entry's priority is
+/// `L + frequency × missCost / cost`; the lowest priority is evicted and `L`
+/// (the inflation clock) rises to the evicted priority, so entries that stop
+/// being used age out. With `missCost` = bytes to download it keeps small,
+/// popular, expensive-to-fetch images; ties go to the least recently used.
+///
+/// Unlike the queue policies this needs a priority queue: accesses cost
+/// O(log n) in an indexed binary heap.
+public struct GDSFPolicy: EvictionPolicy {
+    public static let name = "GDSF"
+    public let limits: CacheLimits
+    public private(set) var totalCost = 0
+    /// The inflation clock `L`.
+    public private(set) var clock = 0.0
+    private var heap = IndexedHeap()
+    private var frequency: [UInt32] = []
+    private var cost: [Int] = []
+    private var missCost: [Int] = []
+    private var useCounter: UInt64 = 0
+
+    public init(limits: CacheLimits) { self.limits = limits }
+
+    public var count: Int { heap.count }
+
+    public func contains(_ slot: Slot) -> Bool { heap.contains(slot) }
+
+    public mutating func recordHit(_ slot: Slot) {
+        frequency[Int(slot)] &+= 1
+        heap.update(slot, priority: priority(of: slot), tieBreaker: nextUse())
+    }
+
+    public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
+        makeRoom(for: entry.cost, evict: evict)
+        reserve(entry.slot)
+        let index = Int(entry.slot)
+        cost[index] = entry.cost
+        missCost[index] = max(entry.missCost, 1)
+        frequency[index] = 1
+        heap.insert(entry.slot, priority: priority(of: entry.slot), tieBreaker: nextUse())
+        totalCost += entry.cost
+        return true
+    }
+
+    public mutating func remove(_ slot: Slot) {
+        heap.remove(slot)
+        totalCost -= cost[Int(slot)]
+    }
+
+    public mutating func evictNext() -> Slot? {
+        guard let lowest = heap.first else { return nil }
+        clock = heap.priority(of: lowest)
+        remove(lowest)
+        return lowest
+    }
+
+    public mutating func removeAll() { self = GDSFPolicy(limits: limits) }
+
+    private func priority(of slot: Slot) -> Double {
+        let index = Int(slot)
+        return clock + Double(frequency[index]) * Double(missCost[index]) / Double(max(cost[index], 1))
+    }
+
+    private mutating func nextUse() -> UInt64 {
+        useCounter += 1
+        return useCounter
+    }
+
+    private mutating func reserve(_ slot: Slot) {
+        let needed = Int(slot) + 1
+        guard needed > cost.count else { return }
+        let extra = max(needed, cost.count * 2, 16) - cost.count
+        frequency.append(contentsOf: repeatElement(0, count: extra))
+        cost.append(contentsOf: repeatElement(0, count: extra))
+        missCost.append(contentsOf: repeatElement(0, count: extra))
+    }
+}

@@ -1,0 +1,126 @@
+/// S3-FIFO (Yang et al., SOSP 2023): a small FIFO queue S for new entries (10% of
+/// the cost limit), a main FIFO queue M, and a ghost queue G of keys recently
+/// evicted from S. Each entry has a 2-bit frequency raised by hits.
+///
+/// - Insert: a key found in G goes straight to M; any other key goes to S.
+/// - Evict from S (when S holds at least its share): the oldest entry moves to M
+///   if it was hit at least `moveToMainThreshold` times, else it leaves and its
+///   key joins G.
+/// - Evict from M: the oldest entry with a frequency above 0 is reinserted with
+///   its frequency lowered by one; the first with frequency 0 leaves.
+/// - Too large for S: an entry costing more than S's whole share is inserted
+///   into M directly, since S could never hold it alongside anything else.
+/// G remembers evicted keys whose costs add up to M's share of the limit (as
+/// libCacheSim sizes it), so it spans as much history as M could hold.
+public struct S3FIFOPolicy: EvictionPolicy {
+    public static let name = "S3-FIFO"
+    public let limits: CacheLimits
+    /// Hits an entry needs while in S to be promoted to M (1 or 2).
+    public let moveToMainThreshold: UInt8
+    /// S's share of the cost limit.
+    public let smallFraction: Double
+    private var table = SlotTable()
+    private var small = SlotList(id: 1)
+    private var main = SlotList(id: 2)
+    private var ghosts = GhostQueue()
+    private var fingerprints: [UInt64] = []
+
+    public init(limits: CacheLimits) { self.init(limits: limits, moveToMainThreshold: 1) }
+
+    public init(limits: CacheLimits, moveToMainThreshold: Int, smallFraction: Double = 0.1) {
+        self.limits = limits
+        self.moveToMainThreshold = UInt8(min(max(moveToMainThreshold, 1), 3))
+        self.smallFraction = smallFraction
+    }
+
+    private var smallCapacity: Int { Int(Double(limits.costLimit) * smallFraction) }
+
+    public var totalCost: Int { small.cost + main.cost }
+    public var count: Int { small.count + main.count }
+
+    public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+
+    /// Whether a key is remembered in the ghost queue (for tests and reports).
+    public func isGhost(_ fingerprint: UInt64) -> Bool { ghosts.contains(fingerprint) }
+
+    /// Whether the entry in `slot` is in the main queue (for tests and reports).
+    func isInMain(_ slot: Slot) -> Bool { table.queue(of: slot) == main.id }
+
+    public mutating func recordHit(_ slot: Slot) {
+        let index = Int(slot)
+        if table.counter[index] < 3 { table.counter[index] += 1 }
+    }
+
+    public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
+        table.reserve(entry.slot)
+        if fingerprints.count < table.queue.count {
+            fingerprints.append(contentsOf: repeatElement(0, count: table.queue.count - fingerprints.count))
+        }
+        makeRoom(for: entry.cost, evict: evict)
+        let index = Int(entry.slot)
+        fingerprints[index] = entry.fingerprint
+        table.counter[index] = 0
+        if ghosts.contains(entry.fingerprint) || entry.cost > smallCapacity {
+            ghosts.remove(entry.fingerprint)
+            table.append(entry.slot, cost: entry.cost, to: &main)
+        } else {
+            table.append(entry.slot, cost: entry.cost, to: &small)
+        }
+        return true
+    }
+
+    public mutating func remove(_ slot: Slot) {
+        if table.queue(of: slot) == small.id {
+            table.unlink(slot, from: &small)
+        } else {
+            table.unlink(slot, from: &main)
+        }
+    }
+
+    public mutating func evictNext() -> Slot? {
+        while !small.isEmpty || !main.isEmpty {
+            if !small.isEmpty && (small.cost >= smallCapacity || main.isEmpty) {
+                if let victim = evictFromSmall() { return victim }
+            } else if let victim = evictFromMain() {
+                return victim
+            }
+        }
+        return nil
+    }
+
+    /// Promotes the oldest entry of S to M, or evicts it into G.
+    private mutating func evictFromSmall() -> Slot? {
+        let oldest = small.front
+        let index = Int(oldest)
+        if table.counter[index] >= moveToMainThreshold {
+            table.counter[index] = 0
+            table.move(oldest, from: &small, to: &main)
+            return nil
+        }
+        let cost = table.cost(of: oldest)
+        table.unlink(oldest, from: &small)
+        ghosts.append(fingerprints[index], cost: cost, capacity: limits.costLimit - smallCapacity)
+        return oldest
+    }
+
+    /// Reinserts the oldest entry of M with one less frequency, or evicts it.
+    private mutating func evictFromMain() -> Slot? {
+        let oldest = main.front
+        let index = Int(oldest)
+        if table.counter[index] > 0 {
+            table.counter[index] -= 1
+            table.moveToBack(oldest, in: &main)
+            return nil
+        }
+        table.unlink(oldest, from: &main)
+        return oldest
+    }
+
+    public mutating func removeAll() {
+        table.removeAll()
+        small = SlotList(id: 1)
+        main = SlotList(id: 2)
+        ghosts.removeAll()
+        fingerprints = []
+    }
+}

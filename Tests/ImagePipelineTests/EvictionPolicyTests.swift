@@ -1,0 +1,174 @@
+import Testing
+@testable import ImagePipeline
+
+@Suite("Eviction policies on hand-worked traces")
+struct EvictionPolicyTests {
+    @Test func lruEvictsLeastRecentlyUsed() {
+        var h = PolicyHarness(LRUPolicy(limits: unitLimits(3)))
+        h.insertAll("A", "B", "C")
+        h.hit("A")
+        h.insertAll("D", "E")
+        #expect(h.evicted == ["B", "C"])
+        #expect(h.residentNames == ["A", "D", "E"])
+    }
+
+    @Test func fifoIgnoresHits() {
+        var h = PolicyHarness(FIFOPolicy(limits: unitLimits(3)))
+        h.insertAll("A", "B", "C")
+        h.hit("A")
+        h.insertAll("D", "E")
+        #expect(h.evicted == ["A", "B"])
+    }
+
+    @Test("CLOCK gives referenced entries a second chance, then forgets the order")
+    func clockSecondChance() {
+        func run<Policy: EvictionPolicy>(_ policy: Policy) -> [String] {
+            var h = PolicyHarness(policy)
+            h.insertAll("A", "B", "C")
+            h.hit("B", "A")
+            h.insertAll("D", "E")
+            return h.evicted
+        }
+        let clock = run(CLOCKPolicy(limits: unitLimits(3)))
+        let lru = run(LRUPolicy(limits: unitLimits(3)))
+        // D: the hand clears A and B, evicts C. E: all bits clear, oldest is A.
+        #expect(clock == ["C", "A"])
+        #expect(lru == ["C", "B"])
+    }
+
+    @Test("SIEVE's hand keeps its place: a survivor it passed outlives a newer entry")
+    func sieveHandMovement() {
+        var h = PolicyHarness(SIEVEPolicy(limits: unitLimits(3)))
+        h.insertAll("A", "B", "C")
+        h.hit("A")
+        h.insert("D")  // hand clears A, evicts B, rests on C
+        #expect(h.evicted == ["B"])
+        #expect(h.policy.hand == PolicyHarness<SIEVEPolicy>.slot("C"))
+        h.hit("C")
+        h.insert("E")  // hand clears C, evicts D (LRU would evict A)
+        #expect(h.evicted == ["B", "D"])
+        #expect(h.resident("A", "C", "E"))
+        h.insert("F")  // hand ran off the newest end: wraps to the oldest, A (unvisited)
+        #expect(h.evicted == ["B", "D", "A"])
+    }
+
+    @Test("S3-FIFO: one-hit wonders leave through the small queue; a ghost comes back into main")
+    func s3fifoGhostReadmission() {
+        var h = PolicyHarness(S3FIFOPolicy(limits: unitLimits(10), moveToMainThreshold: 1))
+        for letter in "ABCDEFGHIJ" { h.insert(String(letter)) }
+        h.hit("B")
+        h.insert("K")  // S is over its 10% share: oldest A (never hit) leaves, becomes a ghost
+        #expect(h.evicted == ["A"])
+        #expect(h.policy.isGhost(UInt64(0) &* 0x9E37_79B9_7F4A_7C15))
+        h.insert("L")  // B was hit: promoted to main; C leaves
+        #expect(h.evicted == ["A", "C"])
+        #expect(h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
+        h.insert("A")  // a ghost: straight into main
+        #expect(h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("A")))
+        #expect(!h.policy.isGhost(UInt64(0)))
+    }
+
+    @Test("S3-FIFO's move-to-main threshold 2 needs two hits")
+    func s3fifoThresholdTwo() {
+        var h = PolicyHarness(S3FIFOPolicy(limits: unitLimits(10), moveToMainThreshold: 2))
+        for letter in "ABCDEFGHIJ" { h.insert(String(letter)) }
+        h.hit("A")
+        h.hit("B", "B")
+        h.insertAll("K", "L")
+        #expect(h.evicted == ["A", "C"])  // A had one hit: not enough
+        #expect(h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
+    }
+
+    @Test("S3-FIFO puts an entry too large for the small queue straight into main")
+    func s3fifoLargeEntry() {
+        var h = PolicyHarness(S3FIFOPolicy(limits: CacheLimits(costLimit: 100, maxEntryFraction: 0.5)))
+        h.insert("A", cost: 30)
+        #expect(h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("A")))
+        h.insert("B", cost: 10)
+        #expect(!h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
+    }
+
+    @Test("W-TinyLFU keeps a frequently used working set through a one-time scan")
+    func tinyLFUScanResistance() {
+        var tiny = WTinyLFUPolicy(limits: unitLimits(100))
+        var lru = LRUPolicy(limits: unitLimits(100))
+        func access(_ slot: Slot) {
+            for isTiny in [true, false] {
+                let entry = NewEntry(slot: slot, cost: 1, fingerprint: Int(slot).cacheFingerprint)
+                if isTiny {
+                    if tiny.contains(slot) { tiny.recordHit(slot) } else { _ = tiny.insert(entry) { _ in } }
+                } else {
+                    if lru.contains(slot) { lru.recordHit(slot) } else { _ = lru.insert(entry) { _ in } }
+                }
+            }
+        }
+        for _ in 0..<20 { for hot in 0..<50 { access(Slot(hot)) } }
+        for cold in 1000..<3000 { access(Slot(cold)) }
+        let hotKept = (0..<50).filter { tiny.contains(Slot($0)) }.count
+        #expect(hotKept == 50)
+        #expect((0..<50).filter { lru.contains(Slot($0)) }.isEmpty)
+    }
+
+    @Test("GDSF evicts the lowest frequency × miss cost / cost and raises its clock")
+    func gdsfPriorities() {
+        var h = PolicyHarness(GDSFPolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1)))
+        h.insert("A", cost: 5, missCost: 5)  // priority 1
+        h.insert("B", cost: 1, missCost: 5)  // priority 5
+        h.insert("C", cost: 4, missCost: 4)  // priority 1, newer than A
+        h.insert("D", cost: 1, missCost: 1)  // needs 1: A and C tie, A is older
+        #expect(h.evicted == ["A"])
+        #expect(h.policy.clock == 1)
+        h.hit("C")  // priority 1 + 2 × 4 / 4 = 3; D has 1 + 1 = 2
+        h.insert("E", cost: 5, missCost: 5)
+        #expect(h.evicted == ["A", "D"])
+        #expect(h.policy.clock == 2)
+    }
+
+    @Test("NSCache on Linux evicts the cheapest entry first, even the one just added")
+    func nsCacheCheapestFirst() {
+        var h = PolicyHarness(NSCachePolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1)))
+        h.insert("A", cost: 5)
+        h.insert("B", cost: 2)
+        h.insert("C", cost: 3)
+        h.hit("A", "B", "C")
+        let admitted = h.insert("D", cost: 1)
+        #expect(!admitted)  // the newest and cheapest: its own victim
+        #expect(h.evicted == ["D"])
+        h.insert("E", cost: 4)
+        #expect(h.evicted == ["D", "B", "C"])  // reads did not protect B or C
+        #expect(h.residentNames == ["A", "E"])
+        #expect(h.policy.totalCost == 9)
+    }
+
+    @Test("NSCache evicts the newest among equal costs (the apps inserted cost 0)")
+    func nsCacheEqualCosts() {
+        var h = PolicyHarness(NSCachePolicy(limits: CacheLimits(costLimit: .max, countLimit: 3)))
+        h.insertAll("A", "B", "C")
+        h.insert("D")
+        #expect(h.evicted == ["D"])
+        let next = h.policy.evictNext()
+        #expect(next == PolicyHarness<NSCachePolicy>.slot("C"))
+    }
+
+    @Test("every policy refuses nothing itself but respects both limits", arguments: EvictionPolicyKind.allCases)
+    func countLimit(_ kind: EvictionPolicyKind) {
+        let limits = CacheLimits(costLimit: 1000, countLimit: 5, maxEntryFraction: 1)
+        let counts = kind.withPolicy(limits: limits, FillVisitor())
+        #expect(counts.maxCount <= 5)
+        #expect(counts.maxCost <= 1000)
+    }
+}
+
+/// Inserts 50 entries of cost 30 and reports the largest count and cost seen.
+private struct FillVisitor: EvictionPolicyVisitor {
+    func visit<Policy: EvictionPolicy>(_ policy: Policy) -> (maxCount: Int, maxCost: Int) {
+        var policy = policy
+        var maxCount = 0, maxCost = 0
+        for slot in 0..<50 {
+            _ = policy.insert(NewEntry(slot: Slot(slot), cost: 30, fingerprint: slot.cacheFingerprint)) { _ in }
+            maxCount = max(maxCount, policy.count)
+            maxCost = max(maxCost, policy.totalCost)
+        }
+        return (maxCount, maxCost)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ImagePipeline
+
+@Suite("MemoryCache")
+struct MemoryCacheTests {
+    typealias Cache = MemoryCache<String, String>
+
+    func cache(_ costLimit: Int = 100, count: Int = .max, policy: EvictionPolicyKind = .lru,
+               ttl: Duration? = nil, onEviction: Cache.EvictionHandler? = nil) -> Cache {
+        Cache(.init(limits: CacheLimits(costLimit: costLimit, countLimit: count, maxEntryFraction: 0.5),
+                    policy: policy, timeToLive: ttl), onEviction: onEviction)
+    }
+
+    @Test func storesReplacesAndRemoves() {
+        let cache = cache()
+        #expect(cache.value(for: "a") == nil)
+        #expect(cache.insert("1", for: "a", cost: 10))
+        #expect(cache.value(for: "a") == "1")
+        cache.insert("2", for: "a", cost: 30)
+        #expect(cache.value(for: "a") == "2")
+        #expect(cache.totalCost == 30)
+        #expect(cache.count == 1)
+        #expect(cache.remove("a") == "2")
+        #expect(cache.value(for: "a") == nil)
+        #expect(cache.totalCost == 0)
+        let stats = cache.statistics
+        #expect((stats.hits, stats.misses, stats.insertions, stats.removals) == (2, 2, 2, 2))
+        #expect(stats.resident == 0)
+    }
+
+    @Test("cost and count limits evict, and the handler hears why")
+    func limitsAndHandler() {
+        let heard = Mutex<[String]>([])
+        let cache = cache(100, count: 3) { key, _, reason in heard.withLock { $0.append("\(key):\(reason)") } }
+        for key in ["a", "b", "c", "d"] { cache.insert(key, for: key, cost: 20) }  // d: count limit, a goes
+        #expect(cache.count == 3)
+        cache.insert("e", for: "e", cost: 50)  // b, c, d cost 60; 60 + 50 > 100: b goes
+        #expect(cache.totalCost == 90)
+        #expect(heard.withLock { $0 } == ["a:capacity", "b:capacity"])
+    }
+
+    @Test("an entry over the per-entry fraction is refused and counted")
+    func oversizedEntry() {
+        let cache = cache(100)
+        #expect(!cache.insert("huge", for: "x", cost: 51))
+        #expect(cache.value(for: "x") == nil)
+        #expect(cache.statistics.rejections == 1)
+    }
+
+    @Test func trims() {
+        let cache = cache(100)
+        for index in 0..<5 { cache.insert("\(index)", for: "\(index)", cost: 20) }
+        cache.trim(toFraction: 0.5)
+        #expect(cache.totalCost == 40)
+        #expect(cache.value(for: "4") != nil)  // LRU kept the newest
+        cache.trim(toCost: 0)
+        #expect(cache.count == 0)
+        #expect(cache.statistics.trimmed == 5)
+    }
+
+    @Test("entries expire after their time-to-live")
+    func timeToLive() async throws {
+        let cache = cache(ttl: .milliseconds(40))
+        cache.insert("v", for: "k", cost: 1)
+        #expect(cache.value(for: "k") == "v")
+        try await Task.sleep(for: .milliseconds(80))
+        #expect(cache.value(for: "k") == nil)
+        #expect(cache.statistics.expirations == 1)
+    }
+
+    @Test("trimIdle keeps what was used recently")
+    func trimIdle() async throws {
+        let cache = cache()
+        cache.insert("old", for: "old", cost: 1)
+        try await Task.sleep(for: .milliseconds(120))
+        cache.insert("new", for: "new", cost: 1)
+        cache.trimIdle(olderThan: .milliseconds(60))
+        #expect(cache.value(for: "old") == nil)
+        #expect(cache.value(for: "new") == "new")
+    }
+
+    @Test("memory warnings reach the cache through a monitor, per level")
+    func pressureMonitor() async {
+        let cache = cache(1_000)
+        for index in 0..<10 { cache.insert("\(index)", for: "\(index)", cost: 100) }
+        let source = ManualPressureSource()
+        let monitor = MemoryPressureMonitor(
+            source: source, policy: MemoryPressurePolicy(warning: .trimToFraction(0.5), critical: .purgeAll),
+            responders: [cache])
+        let running = Task { await monitor.run() }
+        await waitUntil { source.hasSubscribers }
+        source.send(.warning)
+        await waitUntil { cache.totalCost <= 500 }
+        #expect(cache.totalCost == 500)
+        source.send(.critical)
+        await waitUntil { cache.count == 0 }
+        source.finish()
+        #expect(await running.value == 2)
+    }
+
+    @Test("a scheduled source fires repeatedly until cancelled")
+    func scheduledSource() async {
+        var received = 0
+        for await level in ScheduledPressureSource(every: .milliseconds(10), level: .critical).events() {
+            #expect(level == .critical)
+            received += 1
+            if received == 3 { break }
+        }
+        #expect(received == 3)
+    }
+
+    @Test("PSI is either armed on a real file or cleanly unavailable")
+    func pressureStall() {
+        do {
+            let source = try PressureStallSource()
+            #expect(source.path.hasSuffix("memory.pressure") || source.path == "/proc/pressure/memory")
+        } catch {
+            #expect(error.description.contains("unavailable"))
+        }
+        #expect(throws: PressureStallSource.Failure.self) {
+            try PressureStallSource(candidates: ["/nonexistent/memory.pressure"])
+        }
+    }
+
+    @Test("many tasks with memory warnings: limits hold, counters add up", arguments: [EvictionPolicyKind.lru, .s3fifo(moveToMainThreshold: 1), .wTinyLFU])
+    func concurrentStress(_ kind: EvictionPolicyKind) async {
+        let evictedCount = Atomic<Int>(0)
+        let cache = MemoryCache<Int, Int>(
+            .init(limits: CacheLimits(costLimit: 20_000, countLimit: 500), policy: kind)
+        ) { _, _, _ in evictedCount.add(1, ordering: .relaxed) }
+        let lookups = 8 * 20_000
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var generator = SplitMix64(seed: UInt64(worker))
+                    for step in 0..<20_000 {
+                        let key = Int(generator.next() % 2_000)
+                        if cache.value(for: key) == nil { cache.insert(key, for: key, cost: 10 + key % 90) }
+                        if step % 2_500 == 0 { cache.respond(to: worker % 2 == 0 ? .trimToFraction(0.3) : .purgeAll) }
+                        #expect(cache.totalCost <= 20_000)
+                    }
+                }
+            }
+        }
+        let stats = cache.statistics
+        #expect(stats.lookups == lookups)
+        #expect(stats.resident == cache.count)
+        #expect(evictedCount.load(ordering: .relaxed) == stats.evictions + stats.trimmed)
+        #expect(cache.count <= 500)
+    }
+}
+
+/// Polls until `condition` holds (for up to five seconds).
+func waitUntil(_ condition: () -> Bool) async {
+    for _ in 0..<500 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import ImagePipeline
+
+@Suite("Policies under random operations")
+struct PolicyInvariantTests {
+    @Test("limits hold and counters add up after every operation", arguments: EvictionPolicyKind.allCases)
+    func invariants(_ kind: EvictionPolicyKind) {
+        let limits = CacheLimits(costLimit: 5_000, countLimit: 40, maxEntryFraction: 0.2)
+        let failures = kind.withPolicy(limits: limits, RandomOperations(seed: 99, operations: 20_000))
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+}
+
+/// Random inserts, lookups, removals, trims and pressure reactions on a
+/// `CacheCore`, checking after each one that both limits hold, membership
+/// matches a reference set, and every counter balances.
+private struct RandomOperations: EvictionPolicyVisitor {
+    let seed: UInt64
+    let operations: Int
+
+    func visit<Policy: EvictionPolicy>(_ policy: Policy) -> [String] {
+        var core = CacheCore(policy: policy)
+        var generator = SplitMix64(seed: seed)
+        var resident = Set<Slot>()
+        var costs = [Slot: Int]()
+        var failures: [String] = []
+        for step in 0..<operations {
+            let slot = Slot(generator.next() % 120)
+            let now = UInt64(step) * 1_000_000
+            let onRemoved: (Slot, EvictionReason) -> Void = { victim, _ in
+                if resident.remove(victim) == nil { failures.append("step \(step): removed \(victim), not resident") }
+            }
+            switch generator.next() % 20 {
+            case 0:
+                if resident.remove(slot) != nil { core.remove(slot) }
+            case 1:
+                core.trim(toCost: Int(generator.next() % 5_000), removed: onRemoved)
+            case 2:
+                let reactions: [MemoryPressureReaction] = [.purgeAll, .trimToFraction(0.5), .trimIdle(seconds: 0.05)]
+                core.respond(to: reactions[Int(generator.next() % 3)], now: now, removed: onRemoved)
+            default:
+                if core.lookup(slot, now: now, removed: onRemoved) { continue }
+                let cost = costs[slot] ?? Int(1 + generator.next() % 1_200)  // some over the 1,000 cap
+                costs[slot] = cost
+                let entry = NewEntry(slot: slot, cost: cost, fingerprint: Int(slot).cacheFingerprint, missCost: cost)
+                if core.insert(entry, now: now, removed: onRemoved) { resident.insert(slot) }
+            }
+            let stats = core.statistics
+            let expectedCount = stats.resident
+            if core.totalCost > 5_000 || core.count > 40 {
+                failures.append("step \(step): cost \(core.totalCost), count \(core.count) over the limits")
+            }
+            if core.count != resident.count || core.count != expectedCount {
+                failures.append("step \(step): count \(core.count), reference \(resident.count), counters \(expectedCount)")
+            }
+            if core.totalCost != resident.reduce(0, { $0 + costs[$1]! }) {
+                failures.append("step \(step): total cost \(core.totalCost) differs from the entries'")
+            }
+            if let stray = (0..<120).map(Slot.init).first(where: { core.policy.contains($0) != resident.contains($0) }) {
+                failures.append("step \(step): slot \(stray) membership differs")
+            }
+            if failures.count > 5 { break }
+        }
+        return failures
+    }
+}

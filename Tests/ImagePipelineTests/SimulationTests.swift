@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import ImagePipeline
+
+@Suite("Simulator and offline bounds")
+struct SimulationTests {
+    static let onlinePolicies = EvictionPolicyKind.allCases.filter { $0 != .nsCache }
+
+    @Test("Belady is never beaten by an online policy at equal sizes", arguments: [1, 2, 3])
+    func beladyOptimal(_ seed: Int) {
+        let trace = SimulationTrace.zipf(objects: 2_000, alpha: 0.7, requests: 30_000, seed: UInt64(seed))
+        for capacity in [20, 200] {
+            let limits = unitLimits(capacity)
+            let optimal = OfflineBounds.belady(trace, limits: limits)
+            for kind in Self.onlinePolicies {
+                let online = CacheSimulator.run(trace, SimulationConfiguration(limits: limits, policy: kind))
+                #expect(optimal.hits >= online.hits, "\(kind) at \(capacity): \(online.hits) > \(optimal.hits)")
+            }
+        }
+    }
+
+    @Test("the space-time bound caps every policy on variable sizes, for objects and bytes")
+    func spaceTimeBound() {
+        var trace = SimulationTrace()
+        var generator = SplitMix64(seed: 5)
+        let sizes = (0..<1_500).map { _ in Int(1_000 + generator.next() % 60_000) }
+        for object in 0..<1_500 { _ = trace.addKey(fingerprint: object.cacheFingerprint) }
+        let popularity = ZipfDistribution(objects: 1_500, alpha: 0.9)
+        for index in 0..<40_000 {
+            let key = popularity.sample(&generator)
+            trace.append(key: key, cost: sizes[Int(key)] * 4, size: sizes[Int(key)], time: UInt64(index))
+        }
+        let limits = CacheLimits(costLimit: 8_000_000)
+        let bound = OfflineBounds.spaceTimeBound(trace, limits: limits)
+        let belady = OfflineBounds.belady(trace, limits: limits)
+        for result in Self.onlinePolicies.map({ CacheSimulator.run(trace, SimulationConfiguration(limits: limits, policy: $0)) }) + [belady] {
+            #expect(bound.objects.hits >= result.hits, "\(result.policy) hits")
+            #expect(bound.bytes.byteHits >= result.byteHits, "\(result.policy) byte hits")
+        }
+        #expect(bound.objects.hitRatio < 1)
+    }
+
+    @Test("LRU on an independent Zipf trace matches Che's approximation within 0.002", arguments: [100, 1_000])
+    func cheApproximation(_ capacity: Int) {
+        let trace = SimulationTrace.zipf(objects: 10_000, alpha: 0.8, requests: 2_000_000, seed: 2024)
+        let simulated = CacheSimulator.run(trace, SimulationConfiguration(limits: unitLimits(capacity), policy: .lru))
+        let predicted = cheMissRatio(ZipfDistribution(objects: 10_000, alpha: 0.8).probabilities, capacity: capacity)
+        #expect(abs(simulated.missRatio - predicted) < 0.002, "simulated \(simulated.missRatio), Che \(predicted)")
+        #expect(abs(predicted - (capacity == 100 ? 0.843 : 0.563)) < 0.005)  // the figures the issue quotes
+    }
+
+    @Test("the live MemoryCache makes the simulator's decisions", arguments: EvictionPolicyKind.allCases)
+    func liveMatchesSimulation(_ kind: EvictionPolicyKind) {
+        var generator = SplitMix64(seed: 77)
+        var trace = SimulationTrace()
+        var interner = KeyInterner()
+        let popularity = ZipfDistribution(objects: 800, alpha: 0.9)
+        var requests: [(key: String, cost: Int)] = []
+        for index in 0..<20_000 {
+            let object = popularity.sample(&generator)
+            let key = "https://images.example/\(object).jpg"
+            let cost = 1_000 + Int(object) % 7 * 900
+            requests.append((key, cost))
+            trace.append(key: interner.id(for: key, in: &trace), cost: cost, size: cost / 8, time: UInt64(index))
+        }
+        let limits = CacheLimits(costLimit: 400_000, maxEntryFraction: 0.1)
+        let simulated = CacheSimulator.run(trace, SimulationConfiguration(limits: limits, policy: kind))
+
+        let live = MemoryCache<String, Int>(.init(limits: limits, policy: kind))
+        for request in requests where live.value(for: request.key) == nil {
+            live.insert(request.cost, for: request.key, cost: request.cost, missCost: request.cost / 8)
+        }
+        #expect(live.statistics == simulated.statistics)
+        #expect(Double(live.statistics.hits) == simulated.hits)
+    }
+
+    @Test("memory warnings in a trace apply the configured reaction")
+    func pressureEvents() {
+        var trace = SimulationTrace.zipf(objects: 50, alpha: 0.5, requests: 0, seed: 1)
+        for round in 0..<3 {
+            for key in 0..<50 { trace.append(key: Slot(key), cost: 1, size: 1, time: UInt64(round * 50 + key)) }
+            if round == 1 { trace.appendPressure(.warning) }
+        }
+        let limits = unitLimits(100)
+        let purge = CacheSimulator.run(trace, SimulationConfiguration(limits: limits, policy: .lru, pressure: .purgeAll))
+        let ignore = CacheSimulator.run(
+            trace, SimulationConfiguration(limits: limits, policy: .lru, pressure: .init(warning: .ignore, critical: .ignore)))
+        #expect(ignore.hits == 100)  // rounds 2 and 3 hit everything
+        #expect(purge.hits == 50)  // round 3 starts cold
+        #expect(purge.statistics.trimmed == 50)
+    }
+}
+
+/// Che's approximation of LRU's miss ratio under independent references:
+/// solve Σ(1 − e^(−p·T)) = C for the characteristic time T, then
+/// miss ratio = Σ p·e^(−p·T).
+func cheMissRatio(_ probabilities: [Double], capacity: Int) -> Double {
+    func occupancy(_ time: Double) -> Double { probabilities.reduce(0) { $0 + 1 - exp(-$1 * time) } }
+    var low = 0.0, high = 1.0
+    while occupancy(high) < Double(capacity) { high *= 2 }
+    for _ in 0..<200 {
+        let middle = (low + high) / 2
+        if occupancy(middle) < Double(capacity) { low = middle } else { high = middle }
+    }
+    return probabilities.reduce(0) { $0 + $1 * exp(-$1 * low) }
+}
