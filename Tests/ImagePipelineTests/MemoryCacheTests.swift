@@ -32,7 +32,7 @@ struct MemoryCacheTests {
 
     @Test("cost and count limits evict, and the handler hears why")
     func limitsAndHandler() {
-        let heard = Mutex<[String]>([])
+        let heard = Locked<[String]>([])
         let cache = cache(100, count: 3) { key, _, reason in heard.withLock { $0.append("\(key):\(reason)") } }
         for key in ["a", "b", "c", "d"] { cache.insert(key, for: key, cost: 20) }  // d: count limit, a goes
         #expect(cache.count == 3)

@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +6,7 @@ import Glibc
 /// pluggable eviction policy. Knows nothing of images: `ImageMemoryCache` is
 /// the thin wrapper for those.
 ///
-/// All state sits behind one `Mutex`; eviction callbacks run after it is
+/// All state sits behind one lock (`Locked`, a `Mutex`); eviction callbacks run after it is
 /// released, so they may call back into the cache.
 public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, Value: Sendable>: Sendable {
     public struct Configuration: Sendable {
@@ -27,7 +26,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     public typealias EvictionHandler = @Sendable (Key, Value, EvictionReason) -> Void
 
     public let configuration: Configuration
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let onEviction: EvictionHandler?
 
     public init(_ configuration: Configuration, onEviction: EvictionHandler? = nil) {
@@ -36,7 +35,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let timeToLive = configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }
         let core = configuration.policy.withPolicy(
             limits: configuration.limits, MakeCacheCoreBox(timeToLive: timeToLive))
-        state = Mutex(State(core: core))
+        state = Locked(State(core: core))
     }
 
     public func value(for key: Key) -> Value? {

@@ -1,6 +1,5 @@
 import CVips
 import Foundation
-import Synchronization
 
 /// Process-wide libvips settings, applied in one place.
 ///
@@ -46,7 +45,7 @@ public enum LibVips {
         return nil
     }()
 
-    private static let current = Mutex(LibVipsSettings())
+    private static let current = Locked(LibVipsSettings())
 
     /// Starts libvips if it is not running yet; safe to call from any thread.
     public static func start() throws(DecodingError) {

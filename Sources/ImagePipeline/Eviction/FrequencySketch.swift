@@ -94,12 +94,3 @@ struct FrequencySketch {
         return !wasSet
     }
 }
-
-/// A 64-bit finaliser (from SplitMix64/Murmur3) that spreads nearby keys apart.
-@inline(__always)
-func mix(_ value: UInt64) -> UInt64 {
-    var z = value
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-}

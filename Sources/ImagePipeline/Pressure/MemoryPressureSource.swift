@@ -8,7 +8,7 @@ public protocol MemoryPressureSource: Sendable {
 
 /// Warnings sent by hand: tests, and traces that recorded the app's warnings.
 public final class ManualPressureSource: MemoryPressureSource {
-    private let subscribers = Mutex<[Int: AsyncStream<MemoryPressureLevel>.Continuation]>([:])
+    private let subscribers = Locked<[Int: AsyncStream<MemoryPressureLevel>.Continuation]>([:])
     private let nextID = Atomic<Int>(0)
 
     public init() {}

@@ -1,0 +1,97 @@
+import Benchmark
+import Foundation
+import ImagePipeline
+
+/// The memory tier's speed targets: the simulator's requests per second per
+/// policy on a 2-million-request Zipf trace, and the live cache against a real
+/// NSCache on the same access streams with one and two threads.
+let benchmarks: @Sendable () -> Void = {
+    let zipf = SimulationTrace.zipf(objects: 10_000, alpha: 0.8, requests: 2_000_000, seed: 2024)
+    let requestsPerSecond = BenchmarkMetric.custom("requests/s (M)", polarity: .prefersLarger, useScalingFactor: false)
+
+    for kind in EvictionPolicyKind.allCases where kind != .nsCache {
+        Benchmark(
+            "simulate \(kind) zipf-0.8 2M",
+            configuration: .init(metrics: [.wallClock, .mallocCountTotal, requestsPerSecond], maxIterations: 10)
+        ) { benchmark in
+            let configuration = SimulationConfiguration(
+                limits: CacheLimits(costLimit: 1_000, maxEntryFraction: 1), policy: kind)
+            benchmark.startMeasurement()
+            let result = CacheSimulator.run(zipf, configuration)
+            benchmark.stopMeasurement()
+            blackHole(result)
+            let seconds = Double(benchmark.measurements[.wallClock]?.last ?? 1) / 1e9
+            benchmark.measurement(requestsPerSecond, Int(Double(zipf.count) / seconds / 1e6))
+        }
+    }
+
+    // The same Zipf stream of keys for the live caches: get, insert on a miss.
+    let stream = zipf.keys.prefix(200_000).map(Int.init)
+    let limits = CacheLimits(costLimit: 1_000 * 100, maxEntryFraction: 1)
+
+    for threads in [1, 2] {
+        for kind in [EvictionPolicyKind.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU] {
+            Benchmark(
+                "MemoryCache \(kind) get-or-insert \(threads)T",
+                configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo)
+            ) { benchmark in
+                let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
+                run(threads: threads, iterations: benchmark.scaledIterations.count, stream: stream) { key in
+                    if cache.value(for: key) == nil { cache.insert(key, for: key, cost: 100) }
+                }
+            }
+        }
+        Benchmark(
+            "NSCache get-or-insert \(threads)T",
+            configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo)
+        ) { benchmark in
+            let cache = NSCache<NSNumber, NSNumber>()
+            cache.totalCostLimit = limits.costLimit
+            run(threads: threads, iterations: benchmark.scaledIterations.count, stream: stream) { key in
+                let boxed = NSNumber(value: key)
+                if cache.object(forKey: boxed) == nil { cache.setObject(boxed, forKey: boxed, cost: 100) }
+            }
+        }
+
+        Benchmark(
+            "MemoryCache lru get-hit \(threads)T",
+            configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo)
+        ) { benchmark in
+            let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: .lru))
+            for key in 0..<1_000 { cache.insert(key, for: key, cost: 100) }
+            benchmark.startMeasurement()
+            run(threads: threads, iterations: benchmark.scaledIterations.count, stream: Array(0..<1_000)) { key in
+                blackHole(cache.value(for: key))
+            }
+        }
+        Benchmark(
+            "NSCache get-hit \(threads)T",
+            configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo)
+        ) { benchmark in
+            let cache = NSCache<NSNumber, NSNumber>()
+            let keys = (0..<1_000).map { NSNumber(value: $0) }
+            for key in keys { cache.setObject(key, forKey: key, cost: 100) }
+            benchmark.startMeasurement()
+            run(threads: threads, iterations: benchmark.scaledIterations.count, stream: Array(0..<1_000)) { key in
+                blackHole(cache.object(forKey: keys[key]))
+            }
+        }
+    }
+}
+
+/// Splits `iterations` operations over the stream among `threads` threads and waits for all.
+func run(threads: Int, iterations: Int, stream: [Int], _ operation: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for thread in 0..<threads {
+        group.enter()
+        Thread {
+            var index = thread * 7_919
+            for _ in 0..<(iterations / threads) {
+                operation(stream[index % stream.count])
+                index &+= 1
+            }
+            group.leave()
+        }.start()
+    }
+    group.wait()
+}

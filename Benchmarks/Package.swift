@@ -1,0 +1,24 @@
+// swift-tools-version: 6.2
+// Microbenchmarks, kept out of the root package so `swift test` never builds
+// the harness. Run from this folder: `swift package benchmark`.
+import PackageDescription
+
+let package = Package(
+    name: "ImageCacheBenchBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "MemoryTier",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ImagePipeline", package: "ImageCacheBench"),
+            ],
+            path: "Benchmarks/MemoryTier",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
