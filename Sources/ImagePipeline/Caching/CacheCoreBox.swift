@@ -1,6 +1,7 @@
 /// A `CacheCore` behind a class, so `MemoryCache` can pick its policy at run
 /// time and still mutate the policy's arrays in place (an enum or existential
 /// struct would copy them on every write).
+@usableFromInline
 protocol AnyCacheCore: AnyObject {
     var statistics: CacheStatistics { get }
     var totalCost: Int { get }

@@ -12,9 +12,9 @@ import Glibc
 /// annotations make TSan runs meaningful; without the TSan runtime they are a
 /// nil check.
 public struct Locked<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
-    private let mutex: Mutex<Value>
+    @usableFromInline let mutex: Mutex<Value>
     /// A private address that names this lock to TSan.
-    private let token = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+    @usableFromInline let token = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
 
     public init(_ value: consuming sending Value) {
         mutex = Mutex(value)
@@ -22,6 +22,7 @@ public struct Locked<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
 
     deinit { token.deallocate() }
 
+    @inlinable
     public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
@@ -34,19 +35,20 @@ public struct Locked<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
 }
 
 /// The TSan runtime's annotation entry points, when it is loaded.
+@usableFromInline
 enum ThreadSanitizer {
-    private typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    @usableFromInline typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-    private static let acquireFunction = lookup("__tsan_acquire")
-    private static let releaseFunction = lookup("__tsan_release")
+    @usableFromInline static let acquireFunction = lookup("__tsan_acquire")
+    @usableFromInline static let releaseFunction = lookup("__tsan_release")
 
     private static func lookup(_ name: String) -> Annotation? {
         dlsym(nil, name).map { unsafeBitCast($0, to: Annotation.self) }
     }
 
-    @inline(__always)
+    @inlinable
     static func acquire(_ address: UnsafeMutableRawPointer) { acquireFunction?(address) }
 
-    @inline(__always)
+    @inlinable
     static func release(_ address: UnsafeMutableRawPointer) { releaseFunction?(address) }
 }
