@@ -5,7 +5,10 @@ struct ImageCacheBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagecache-bench",
         abstract: "Benchmarks and stress-tests image caches on recorded app workloads.",
-        subcommands: [ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self],
+        subcommands: [
+            ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self,
+            DiskTortureCommand.self,
+        ],
         defaultSubcommand: ThumbnailsCommand.self
     )
 }

@@ -156,3 +156,19 @@ struct MemoryCacheTests {
 func waitUntil(_ condition: () -> Bool) async {
     for _ in 0..<500 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
 }
+
+@Suite("ImageMemoryCache")
+struct ImageMemoryCacheTests {
+    @Test("counts decoded pixel bytes, not encoded bytes")
+    func costIsPixels() throws {
+        let jpeg = try synth(1200, 630)
+        let image = try Thumbnailer().thumbnail(jpeg, fitting: ThumbnailRequest(width: 120, height: 80, scale: 3))
+        let cache = ImageMemoryCache<String>(.init(limits: CacheLimits(costLimit: 10 * image.cost)))
+        #expect(cache.insert(image, for: "cover"))
+        #expect(cache.storage.totalCost == 360 * 189 * 3)
+        #expect(cache.storage.totalCost > jpeg.count)  // pixels outweigh the encoded bytes
+        #expect(cache.image(for: "cover")?.pixels == image.pixels)
+        cache.remove("cover")
+        #expect(cache.image(for: "cover") == nil)
+    }
+}

@@ -74,6 +74,25 @@ struct SimulationTests {
         #expect(Double(live.statistics.hits) == simulated.hits)
     }
 
+    @Test("a disk tier behind memory: hand-worked trace")
+    func diskTier() {
+        // Memory holds 2 unit entries (LRU); disk holds 3 bytes and trims to 70% (2).
+        var trace = SimulationTrace()
+        for _ in 0..<4 { _ = trace.addKey(fingerprint: trace.keyCount.cacheFingerprint) }
+        for (time, name) in ["A", "B", "C", "A", "D", "A", "B"].enumerated() {
+            trace.append(key: letterSlot(name), cost: 1, size: 1, time: UInt64(time))
+        }
+        let result = CacheSimulator.run(trace, SimulationConfiguration(
+            limits: unitLimits(2), policy: .lru, disk: .init(byteLimit: 3)))
+        // A B C: origin. A: disk hit. D: origin, disk trims B and C. A: memory hit. B: origin again.
+        #expect(result.hits == 1)
+        #expect(result.diskHits == 1)
+        #expect(result.originFetches == 5)
+        #expect(result.diskEvictions == 2)
+        #expect(result.bytesDownloaded == 5)
+        #expect(result.combinedHitRatio == 2.0 / 7.0)
+    }
+
     @Test("memory warnings in a trace apply the configured reaction")
     func pressureEvents() {
         var trace = SimulationTrace.zipf(objects: 50, alpha: 0.5, requests: 0, seed: 1)

@@ -141,11 +141,11 @@ public struct Thumbnailer: Sendable {
 }
 
 /// Gives typed-throwing code a view of the bytes (`Data.withUnsafeBytes` only rethrows untyped).
-func withBytes<T>(
-    _ data: Data, _ body: (UnsafeRawBufferPointer) throws(DecodingError) -> T
-) throws(DecodingError) -> T {
-    let result: Result<T, DecodingError> = data.withUnsafeBytes { bytes in
-        Result { () throws(DecodingError) in try body(bytes) }
+func withBytes<T, Failure: Error>(
+    _ data: Data, _ body: (UnsafeRawBufferPointer) throws(Failure) -> T
+) throws(Failure) -> T {
+    let result: Result<T, Failure> = data.withUnsafeBytes { bytes in
+        Result { () throws(Failure) in try body(bytes) }
     }
     return try result.get()
 }

@@ -1,0 +1,91 @@
+/// How a request's URL (and processing options) become a cache key: a named,
+/// comparable choice, from the bug one of the apps shipped to a normalised key.
+public struct CacheKeyStrategy: Hashable, Sendable, CustomStringConvertible {
+    public enum Base: String, Hashable, Sendable, CaseIterable {
+        /// `url.lastPathComponent`: ArticleProject's disk file name. Many news
+        /// images end in the same name, so other articles' pictures showed.
+        case lastPathComponent
+        /// `url.pathComponents.joined()`: their fix. Still ignores host and
+        /// query, and `/a/bc.jpg` meets `/ab/c.jpg`.
+        case joinedPath
+        /// The URL exactly as written (surrounding whitespace trimmed).
+        case absoluteString
+        /// `URLNormalizer`'s canonical spelling.
+        case normalized
+    }
+
+    public var base: Base
+    /// Appends the thumbnail box, scale and output format, so two display sizes
+    /// of one URL never share a memory entry.
+    public var includesProcessing: Bool
+    public var normalizer: URLNormalizer
+
+    public init(_ base: Base, includesProcessing: Bool = false, normalizer: URLNormalizer = URLNormalizer()) {
+        self.base = base
+        self.includesProcessing = includesProcessing
+        self.normalizer = normalizer
+    }
+
+    /// Every base, with and without processing options.
+    public static let allStrategies: [CacheKeyStrategy] = Base.allCases.flatMap {
+        [CacheKeyStrategy($0), CacheKeyStrategy($0, includesProcessing: true)]
+    }
+
+    /// Parses the names `description` prints: "normalized", "joinedPath+processing", …
+    public init?(name: String) {
+        let parts = name.split(separator: "+")
+        guard let first = parts.first, let base = Base(rawValue: String(first)),
+              parts.count == 1 || (parts.count == 2 && parts[1] == "processing") else { return nil }
+        self.init(base, includesProcessing: parts.count == 2)
+    }
+
+    public var description: String { base.rawValue + (includesProcessing ? "+processing" : "") }
+
+    /// The key for a URL, with the processing options appended when this
+    /// strategy includes them.
+    public func key(for url: String, processing: ProcessingOptions? = nil) -> String {
+        let key: String
+        switch base {
+        case .lastPathComponent:
+            let parts = URLParts(url)
+            key = parts.decodedSegments.last ?? (parts.path.hasPrefix("/") ? "/" : "")
+        case .joinedPath:
+            let parts = URLParts(url)
+            key = (parts.path.hasPrefix("/") ? "/" : "") + parts.decodedSegments.joined()
+        case .absoluteString:
+            key = String(url.trimmingWhitespace())
+        case .normalized:
+            key = normalizer.normalize(url)
+        }
+        guard includesProcessing, let processing else { return key }
+        // A space never appears in a URL-derived key (it would be encoded), so
+        // the suffix cannot be confused with part of a URL.
+        return key + " " + processing.description
+    }
+
+    /// Whether a raw key could serve as a file name on common file systems
+    /// (at most 255 bytes, no "/" and no NUL). The long NewsAPI URLs cannot.
+    public static func isUsableAsFileName(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.count <= 255 && !key.utf8.contains(UInt8(ascii: "/")) && !key.utf8.contains(0)
+            && key != "." && key != ".."
+    }
+}
+
+/// What is done to an image before it is cached: the box and the output format.
+public struct ProcessingOptions: Hashable, Sendable, CustomStringConvertible {
+    public var request: ThumbnailRequest
+    /// The re-encoded format for a disk tier of thumbnails; nil for decoded only.
+    public var format: ImageFormat?
+
+    public init(_ request: ThumbnailRequest, format: ImageFormat? = nil) {
+        self.request = request
+        self.format = format
+    }
+
+    public var description: String {
+        var text = "\(request.width)x\(request.height)@\(request.scale)x"
+        if request.allowsUpscaling { text += ",up" }
+        if let format { text += "," + format.rawValue }
+        return text
+    }
+}

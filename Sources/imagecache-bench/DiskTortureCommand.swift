@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import ImagePipeline
+import Replay
+
+struct DiskTortureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disk-torture",
+        abstract: "Crash-test the disk tier: write and evict until killed, or verify a store after a kill.",
+        discussion: "Run `write` in a child process, kill it with SIGKILL, then run `verify`: it must report 0 wrong entries."
+    )
+
+    enum Mode: String, ExpressibleByArgument { case write, verify }
+
+    @Argument var mode: Mode
+    @Option var directory: String
+    @Option var seed: UInt64 = 1
+    @Option(help: "Stop after this many writes (default: until killed).")
+    var writes = Int.max
+    @Option var sync: DiskCache.SyncPolicy = .none
+
+    func run() throws {
+        let torture = DiskTorture(directory: directory, sync: sync)
+        switch mode {
+        case .write:
+            print("wrote \(try torture.write(seed: seed, writes: writes)) entries")
+        case .verify:
+            let report = try torture.verify()
+            print("checked \(report.checked), intact \(report.intact), wrong \(report.wrong), corruptions detected \(report.corruptionsDetected)")
+            if report.wrong > 0 { throw ExitCode.failure }
+        }
+    }
+}
+
+extension DiskCache.SyncPolicy: ExpressibleByArgument {}
