@@ -20,5 +20,14 @@ let package = Package(
             path: "Benchmarks/MemoryTier",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "DiskTier",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ImagePipeline", package: "ImageCacheBench"),
+            ],
+            path: "Benchmarks/DiskTier",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

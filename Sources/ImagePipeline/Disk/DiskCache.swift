@@ -127,10 +127,12 @@ public final class DiskCache: Sendable {
     /// The payload stored for `key`, verified; nil on a miss or any damage.
     public func data(for key: String) -> Data? {
         let name = DiskFileName.of(key)
-        guard state.withLock({ $0.touch(name) }) else {
-            state.withLock { $0.statistics.misses += 1 }
-            return nil
+        let indexed = state.withLock { index in
+            let found = index.touch(name)
+            if !found { index.statistics.misses += 1 }
+            return found
         }
+        guard indexed else { return nil }
         var file: Data
         do {
             file = try files.read(path(name))
@@ -170,8 +172,11 @@ public final class DiskCache: Sendable {
             state.withLock { $0.statistics.writeFailures += 1 }
             return false
         }
-        state.withLock { $0.add(name, bytes: file.count) }
-        scheduleTrimIfNeeded()
+        let trimNeeded = state.withLock { index in
+            index.add(name, bytes: file.count)
+            return index.claimTrim()
+        }
+        if trimNeeded { maintenance.async { self.trimIfNeeded() } }
         return true
     }
 
@@ -207,7 +212,8 @@ public final class DiskCache: Sendable {
 
     /// Writes to a unique temporary file, syncs it per policy, renames it into place.
     private func write(_ file: Data, as name: String, sequence: UInt64) throws(FileSystemError) {
-        let temporary = path("\(name).\(sequence).tmp")
+        let destination = path(name)
+        let temporary = destination + "." + String(sequence) + ".tmp"
         let descriptor: Int32
         do {
             descriptor = try files.create(temporary)
@@ -233,7 +239,7 @@ public final class DiskCache: Sendable {
             throw error
         }
         do {
-            try files.rename(temporary, to: path(name))
+            try files.rename(temporary, to: destination)
         } catch {
             try? files.remove(temporary)
             throw error
@@ -251,12 +257,7 @@ public final class DiskCache: Sendable {
     }
 
     private func scheduleTrimIfNeeded() {
-        let needed = state.withLock { index in
-            guard index.model.needsTrim, !index.trimScheduled else { return false }
-            index.trimScheduled = true
-            return true
-        }
-        if needed { maintenance.async { self.trimIfNeeded() } }
+        if state.withLock({ $0.claimTrim() }) { maintenance.async { self.trimIfNeeded() } }
     }
 
     /// Evicts down to the low-water mark. Files are deleted under the lock, so a
@@ -282,7 +283,7 @@ public final class DiskCache: Sendable {
             }
             do {
                 let (tail, size) = try files.readTail(path, count: DiskEntryFormat.trailerSize + 4096)
-                let (trailer, key) = try DiskEntryFormat.trailer(ofTail: tail, fileSize: size, expectedKey: nil)
+                let (trailer, key) = try DiskEntryFormat.trailer(ofTail: tail, fileSize: size)
                 guard DiskFileName.of(key) == name else { throw DiskEntryFormat.Failure.wrongKey }
                 found.append((name, trailer.sequence, size))
             } catch {
@@ -308,6 +309,13 @@ extension DiskCache {
         var sequence: UInt64 = 0
         var statistics = DiskCacheStatistics()
         var trimScheduled = false
+
+        /// Whether a trim should be scheduled now (at most one is pending).
+        mutating func claimTrim() -> Bool {
+            guard model.needsTrim, !trimScheduled else { return false }
+            trimScheduled = true
+            return true
+        }
 
         mutating func nextSequence() -> UInt64 {
             sequence += 1

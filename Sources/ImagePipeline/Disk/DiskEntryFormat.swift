@@ -36,62 +36,80 @@ enum DiskEntryFormat {
         case trailerChecksum, payloadChecksum, wrongKey
     }
 
-    /// The complete file for an entry.
+    /// The complete file for an entry, built in one buffer.
     static func encode(_ payload: Data, key: String, kind: DiskEntryKind, sequence: UInt64) -> Data {
-        let keyBytes = Array(key.utf8)
-        var file = Data(capacity: payload.count + keyBytes.count + trailerSize)
-        file.append(payload)
-        file.append(contentsOf: keyBytes)
-        let payloadChecksum = payload.withUnsafeBytes { XXH64.hash($0) }
-        var trailer: [UInt8] = magic
-        trailer += littleEndian(version) + [kind.rawValue, 0] + littleEndian(UInt32(keyBytes.count)) + [0, 0, 0, 0]
-        trailer += littleEndian(UInt64(payload.count)) + littleEndian(sequence) + littleEndian(payloadChecksum)
-        let trailerChecksum = (keyBytes + trailer).withUnsafeBytes { XXH64.hash($0) }
-        trailer += littleEndian(trailerChecksum)
-        file.append(contentsOf: trailer)
-        return file
+        var key = key
+        return key.withUTF8 { keyBytes in
+            var file = Data(capacity: payload.count + keyBytes.count + trailerSize)
+            file.append(payload)
+            file.append(keyBytes)
+            file.append(contentsOf: magic)
+            append(version, to: &file)
+            file.append(contentsOf: [kind.rawValue, 0])
+            append(UInt32(keyBytes.count), to: &file)
+            append(UInt32(0), to: &file)
+            append(UInt64(payload.count), to: &file)
+            append(sequence, to: &file)
+            append(payload.withUnsafeBytes { XXH64.hash($0) }, to: &file)
+            // The key and the trailer so far are contiguous: hash them in place.
+            let checked = file.withUnsafeBytes { XXH64.hash(UnsafeRawBufferPointer(rebasing: $0[payload.count...])) }
+            append(checked, to: &file)
+            return file
+        }
     }
 
-    /// Parses the tail of a file (its key and trailer); `fileSize` is the whole file's.
-    static func trailer(ofTail tail: Data, fileSize: Int, expectedKey: String?) throws(Failure) -> (Trailer, key: String) {
+    /// Parses the end of a file: `tail` holds its last bytes (at least the key
+    /// and the trailer), `fileSize` the whole file's size. Reads in place.
+    static func trailer(ofTail tail: UnsafeRawBufferPointer, fileSize: Int) throws(Failure) -> (Trailer, key: Range<Int>) {
         guard tail.count >= trailerSize else { throw .tooShort }
-        let bytes = [UInt8](tail)
-        let start = bytes.count - trailerSize
-        guard Array(bytes[start..<(start + 4)]) == magic else { throw .badMagic }
-        let version = UInt16(read(bytes, start + 4, 2))
+        let start = tail.count - trailerSize
+        guard tail[start..<(start + 4)].elementsEqual(magic) else { throw .badMagic }
+        let version = UInt16(littleEndian: tail.loadUnaligned(fromByteOffset: start + 4, as: UInt16.self))
         guard version == Self.version else { throw .unsupportedVersion(version) }
-        guard let kind = DiskEntryKind(rawValue: bytes[start + 6]) else { throw .badKind(bytes[start + 6]) }
-        let keyLength = Int(read(bytes, start + 8, 4))
-        let payloadLength = Int(clamping: read(bytes, start + 16, 8))
+        guard let kind = DiskEntryKind(rawValue: tail[start + 6]) else { throw .badKind(tail[start + 6]) }
+        let keyLength = Int(UInt32(littleEndian: tail.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self)))
+        let payloadLength = Int(clamping: UInt64(littleEndian: tail.loadUnaligned(fromByteOffset: start + 16, as: UInt64.self)))
         // Subtraction, not addition: a corrupt length near Int.max must not overflow.
         guard keyLength <= start, payloadLength == fileSize - trailerSize - keyLength else { throw .lengthMismatch }
-        let keyBytes = Array(bytes[(start - keyLength)..<start])
-        let checksum = (keyBytes + bytes[start..<(start + 40)]).withUnsafeBytes { XXH64.hash($0) }
-        guard checksum == read(bytes, start + 40, 8) else { throw .trailerChecksum }
-        let key = String(decoding: keyBytes, as: UTF8.self)
-        if let expectedKey, key != expectedKey { throw .wrongKey }
+        let checked = XXH64.hash(UnsafeRawBufferPointer(rebasing: tail[(start - keyLength)..<(start + 40)]))
+        guard checked == UInt64(littleEndian: tail.loadUnaligned(fromByteOffset: start + 40, as: UInt64.self)) else {
+            throw .trailerChecksum
+        }
         let trailer = Trailer(
             kind: kind, keyLength: keyLength, payloadLength: payloadLength,
-            sequence: read(bytes, start + 24, 8), payloadChecksum: read(bytes, start + 32, 8))
-        return (trailer, key)
+            sequence: UInt64(littleEndian: tail.loadUnaligned(fromByteOffset: start + 24, as: UInt64.self)),
+            payloadChecksum: UInt64(littleEndian: tail.loadUnaligned(fromByteOffset: start + 32, as: UInt64.self)))
+        return (trailer, (start - keyLength)..<start)
     }
 
-    /// Verifies a whole file and shortens it to its payload in place.
+    /// Parses a tail read on its own (when rebuilding the index) and returns the key.
+    static func trailer(ofTail tail: Data, fileSize: Int) throws(Failure) -> (Trailer, key: String) {
+        try withBytes(tail) { (bytes: UnsafeRawBufferPointer) throws(Failure) in
+            let (trailer, keyRange) = try trailer(ofTail: bytes, fileSize: fileSize)
+            return (trailer, String(decoding: bytes[keyRange], as: UTF8.self))
+        }
+    }
+
+    /// Verifies a whole file in place and shortens it to its payload.
     static func payload(of file: inout Data, expectedKey: String) throws(Failure) -> DiskEntryKind {
-        let tailLength = min(file.count, trailerSize + expectedKey.utf8.count)
-        let (trailer, _) = try trailer(
-            ofTail: file.suffix(tailLength), fileSize: file.count, expectedKey: expectedKey)
-        let checksum = file.withUnsafeBytes { XXH64.hash(UnsafeRawBufferPointer(rebasing: $0[0..<trailer.payloadLength])) }
-        guard checksum == trailer.payloadChecksum else { throw .payloadChecksum }
+        var expectedKey = expectedKey
+        let verified = expectedKey.withUTF8 { expected in
+            Result { () throws(Failure) -> Trailer in
+                try withBytes(file) { (bytes: UnsafeRawBufferPointer) throws(Failure) -> Trailer in
+                    let (trailer, keyRange) = try Self.trailer(ofTail: bytes, fileSize: bytes.count)
+                    guard bytes[keyRange].elementsEqual(expected) else { throw .wrongKey }
+                    let payload = UnsafeRawBufferPointer(rebasing: bytes[0..<trailer.payloadLength])
+                    guard XXH64.hash(payload) == trailer.payloadChecksum else { throw .payloadChecksum }
+                    return trailer
+                }
+            }
+        }
+        let trailer = try verified.get()
         file.count = trailer.payloadLength
         return trailer.kind
     }
 
-    private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
-        withUnsafeBytes(of: value.littleEndian) { Array($0) }
-    }
-
-    private static func read(_ bytes: [UInt8], _ offset: Int, _ width: Int) -> UInt64 {
-        (0..<width).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
 }

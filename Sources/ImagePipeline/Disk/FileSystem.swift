@@ -81,25 +81,24 @@ public struct PosixFileSystem: FileSystem {
         return (try readFully(descriptor, count: length, at: size - length, path: path), size)
     }
 
+    /// Reads into uninitialised memory (no zero-fill of a buffer about to be
+    /// overwritten) and hands it to `Data` without a copy.
     private func readFully(_ descriptor: Int32, count: Int, at offset: Int, path: String) throws(FileSystemError) -> Data {
-        var data = Data(count: count)
-        var failure: FileSystemError?
+        guard count > 0 else { return Data() }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
         var total = 0
-        data.withUnsafeMutableBytes { buffer in
-            while total < count {
-                let got = pread(descriptor, buffer.baseAddress! + total, count - total, off_t(offset + total))
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileSystemError("read", path, code: errno)
-                    return
-                }
-                if got == 0 { break }  // the file shrank under us
-                total += got
+        while total < count {
+            let got = pread(descriptor, buffer + total, count - total, off_t(offset + total))
+            if got < 0 {
+                if errno == EINTR { continue }
+                let failure = FileSystemError("read", path, code: errno)
+                buffer.deallocate()
+                throw failure
             }
+            if got == 0 { break }  // the file shrank under us
+            total += got
         }
-        if let failure { throw failure }
-        if total < count { data.count = total }
-        return data
+        return Data(bytesNoCopy: buffer, count: total, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     public func create(_ path: String) throws(FileSystemError) -> Int32 {

@@ -44,23 +44,36 @@ public struct CacheKeyStrategy: Hashable, Sendable, CustomStringConvertible {
     /// The key for a URL, with the processing options appended when this
     /// strategy includes them.
     public func key(for url: String, processing: ProcessingOptions? = nil) -> String {
-        let key: String
-        switch base {
-        case .lastPathComponent:
-            let parts = URLParts(url)
-            key = parts.decodedSegments.last ?? (parts.path.hasPrefix("/") ? "/" : "")
-        case .joinedPath:
-            let parts = URLParts(url)
-            key = (parts.path.hasPrefix("/") ? "/" : "") + parts.decodedSegments.joined()
-        case .absoluteString:
-            key = String(url.trimmingWhitespace())
-        case .normalized:
-            key = normalizer.normalize(url)
+        let suffix = includesProcessing ? processing?.description : nil
+        return withUTF8Bytes(url) { bytes in
+            let capacity = URLNormalizer.maximumLength(of: bytes.count) + 1 + (suffix?.utf8.count ?? 0)
+            return ByteWriter.string(capacity: capacity) { key in
+                let parts = URLParts(bytes)
+                switch base {
+                case .lastPathComponent:
+                    // Foundation's `lastPathComponent`: decoded; "/" for a bare root.
+                    if let last = parts.lastSegment(bytes) {
+                        key.appendDecoded(bytes, last)
+                    } else if parts.pathIsAbsolute(bytes) {
+                        key.append(UInt8(ascii: "/"))
+                    }
+                case .joinedPath:
+                    // `pathComponents.joined()`: the root "/" then each decoded segment.
+                    if parts.pathIsAbsolute(bytes) { key.append(UInt8(ascii: "/")) }
+                    parts.forEachSegment(bytes) { key.appendDecoded(bytes, $0) }
+                case .absoluteString:
+                    key.append(bytes[parts.trimmed])
+                case .normalized:
+                    normalizer.append(parts, of: bytes, to: &key)
+                }
+                if let suffix {
+                    // A space never appears in a URL-derived key (it would be
+                    // encoded), so the suffix cannot be confused with a URL's part.
+                    key.append(UInt8(ascii: " "))
+                    key.append(suffix.utf8)
+                }
+            }
         }
-        guard includesProcessing, let processing else { return key }
-        // A space never appears in a URL-derived key (it would be encoded), so
-        // the suffix cannot be confused with part of a URL.
-        return key + " " + processing.description
     }
 
     /// Whether a raw key could serve as a file name on common file systems
@@ -73,19 +86,18 @@ public struct CacheKeyStrategy: Hashable, Sendable, CustomStringConvertible {
 
 /// What is done to an image before it is cached: the box and the output format.
 public struct ProcessingOptions: Hashable, Sendable, CustomStringConvertible {
-    public var request: ThumbnailRequest
+    public let request: ThumbnailRequest
     /// The re-encoded format for a disk tier of thumbnails; nil for decoded only.
-    public var format: ImageFormat?
+    public let format: ImageFormat?
+    /// Built once: keys append it on every request.
+    public let description: String
 
     public init(_ request: ThumbnailRequest, format: ImageFormat? = nil) {
         self.request = request
         self.format = format
-    }
-
-    public var description: String {
         var text = "\(request.width)x\(request.height)@\(request.scale)x"
         if request.allowsUpscaling { text += ",up" }
         if let format { text += "," + format.rawValue }
-        return text
+        description = text
     }
 }

@@ -13,106 +13,193 @@
 /// `http` and `https` stay distinct: they are different resources.
 public struct URLNormalizer: Hashable, Sendable {
     /// Query parameter names to drop; a trailing `*` matches any suffix.
-    public var volatileParameters: [String]
+    public var volatileParameters: [String] {
+        didSet { patterns = Self.compile(volatileParameters) }
+    }
+    private var patterns: [(prefix: [UInt8], isPrefix: Bool)]
 
     public static let defaultVolatileParameters = ["utm_*", "ixid"]
 
     public init(volatileParameters: [String] = URLNormalizer.defaultVolatileParameters) {
         self.volatileParameters = volatileParameters
+        patterns = Self.compile(volatileParameters)
+    }
+
+    public static func == (a: URLNormalizer, b: URLNormalizer) -> Bool { a.volatileParameters == b.volatileParameters }
+    public func hash(into hasher: inout Hasher) { hasher.combine(volatileParameters) }
+
+    private static func compile(_ names: [String]) -> [(prefix: [UInt8], isPrefix: Bool)] {
+        names.map { name in
+            let lowered = Array(name.lowercased().utf8)
+            return lowered.last == UInt8(ascii: "*") ? (Array(lowered.dropLast()), true) : (lowered, false)
+        }
     }
 
     public func normalize(_ url: String) -> String {
-        let parts = URLParts(url)
-        var result = ""
-        result.reserveCapacity(url.utf8.count)
-        let scheme = parts.scheme.map { $0.lowercased() }
-        if let scheme { result += scheme + ":" }
+        withUTF8Bytes(url) { bytes in
+            ByteWriter.string(capacity: Self.maximumLength(of: bytes.count)) { writer in
+                append(URLParts(bytes), of: bytes, to: &writer)
+            }
+        }
+    }
+
+    /// The longest a normalised URL of `count` bytes can be: every byte
+    /// escaped (3 each), plus "//", "/" and "?" added.
+    static func maximumLength(of count: Int) -> Int { 3 * count + 8 }
+
+    func append(_ parts: URLParts, of bytes: UnsafeBufferPointer<UInt8>, to output: inout ByteWriter) {
+        if let scheme = parts.scheme {
+            for index in scheme { output.append(bytes[index].lowercasedASCII) }
+            output.append(UInt8(ascii: ":"))
+        }
         if let host = parts.host {
-            result += "//"
-            if let userInfo = parts.userInfo { result += normalizeEscapes(userInfo) + "@" }
-            result += normalizeEscapes(host).lowercased()
-            if let port = parts.port, !port.isEmpty, port != Self.defaultPort(of: scheme) { result += ":" + port }
+            output.append(UInt8(ascii: "/"))
+            output.append(UInt8(ascii: "/"))
+            if let userInfo = parts.userInfo {
+                output.appendNormalizingEscapes(bytes, userInfo)
+                output.append(UInt8(ascii: "@"))
+            }
+            let hostStart = output.count
+            output.appendNormalizingEscapes(bytes, host)
+            for index in hostStart..<output.count { output[index] = output[index].lowercasedASCII }
+            if let port = parts.port, !port.isEmpty, !isDefault(port: port, of: parts.scheme, in: bytes) {
+                output.append(UInt8(ascii: ":"))
+                for index in port { output.append(bytes[index]) }
+            }
         }
-        let path = removeDotSegments(normalizeEscapes(parts.path))
-        result += path.isEmpty && parts.host != nil ? "/" : path
-        if let query = parts.query {
-            let items = query.split(separator: "&", omittingEmptySubsequences: true)
-                .map { normalizeEscapes($0) }
-                .filter { !isVolatile($0) }
-                .enumerated()
-                .sorted { a, b in
-                    let (nameA, nameB) = (a.element.queryName, b.element.queryName)
-                    return nameA != nameB ? nameA < nameB : a.offset < b.offset
+        let pathStart = output.count
+        output.appendNormalizingEscapes(bytes, parts.path)
+        if hasDotSegment(output.written(from: pathStart)) {
+            let resolved = removeDotSegments(String(decoding: output.written(from: pathStart), as: UTF8.self))
+            output.truncate(to: pathStart)
+            output.append(resolved.utf8)
+        }
+        if output.count == pathStart, parts.host != nil { output.append(UInt8(ascii: "/")) }
+        if let query = parts.query { appendQuery(bytes, query, to: &output) }
+    }
+
+    /// Normalises each item, drops volatile ones, and appends the rest sorted
+    /// by name (stable), using stack scratch space.
+    private func appendQuery(_ bytes: UnsafeBufferPointer<UInt8>, _ query: Range<Int>, to output: inout ByteWriter) {
+        let itemCount = query.reduce(1) { $0 + (bytes[$1] == UInt8(ascii: "&") ? 1 : 0) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumLength(of: query.count)) { scratch in
+            withUnsafeTemporaryAllocation(of: (start: Int, nameEnd: Int, end: Int).self, capacity: itemCount) { ranges in
+                var items = ByteWriter(scratch)
+                var kept = 0
+                var cursor = query.lowerBound
+                while cursor <= query.upperBound {
+                    let end = URLParts.first(UInt8(ascii: "&"), in: bytes, cursor..<query.upperBound) ?? query.upperBound
+                    if end > cursor {
+                        let start = items.count
+                        items.appendNormalizingEscapes(bytes, cursor..<end)
+                        let written = items.written(from: start)
+                        let nameEnd = start + (written.firstIndex(of: UInt8(ascii: "=")) ?? written.count)
+                        if isVolatile(items.written(from: start).prefix(nameEnd - start)) {
+                            items.truncate(to: start)
+                        } else {
+                            ranges[kept] = (start, nameEnd, items.count)
+                            kept += 1
+                        }
+                    }
+                    cursor = end + 1
                 }
-                .map(\.element)
-            if !items.isEmpty { result += "?" + items.joined(separator: "&") }
+                guard kept > 0 else { return }
+                let all = items.written(from: 0)
+                func name(_ range: (start: Int, nameEnd: Int, end: Int)) -> Slice<UnsafeBufferPointer<UInt8>> {
+                    all[range.start..<range.nameEnd]
+                }
+                // Insertion sort: stable, and queries are short.
+                for index in 1..<kept {
+                    let current = ranges[index]
+                    var position = index
+                    while position > 0, name(current).lexicographicallyPrecedes(name(ranges[position - 1])) {
+                        ranges[position] = ranges[position - 1]
+                        position -= 1
+                    }
+                    ranges[position] = current
+                }
+                output.append(UInt8(ascii: "?"))
+                for index in 0..<kept {
+                    if index > 0 { output.append(UInt8(ascii: "&")) }
+                    output.append(all[ranges[index].start..<ranges[index].end])
+                }
+            }
         }
-        return result
     }
 
-    private func isVolatile(_ item: String) -> Bool {
-        let name = item.queryName.lowercased()
-        return volatileParameters.contains { pattern in
-            pattern.hasSuffix("*") ? name.hasPrefix(pattern.dropLast().lowercased()) : name == pattern.lowercased()
+    private func isVolatile(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        patterns.contains { pattern in
+            guard pattern.isPrefix ? name.count >= pattern.prefix.count : name.count == pattern.prefix.count else { return false }
+            return zip(name, pattern.prefix).allSatisfy { $0.lowercasedASCII == $1 }
         }
     }
 
-    private static func defaultPort(of scheme: String?) -> Substring? {
-        switch scheme {
-        case "http", "ws": "80"
-        case "https", "wss": "443"
-        default: nil
+    private func isDefault(port: Range<Int>, of scheme: Range<Int>?, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let scheme else { return false }
+        let name = String(decoding: scheme.map { bytes[$0].lowercasedASCII }, as: UTF8.self)
+        let number = String(decoding: port.map { bytes[$0] }, as: UTF8.self)
+        switch name {
+        case "http", "ws": return number == "80"
+        case "https", "wss": return number == "443"
+        default: return false
         }
     }
 }
 
-extension String {
-    /// The name of a query item ("w" in "w=400").
-    fileprivate var queryName: Substring { self[..<(firstIndex(of: "=") ?? endIndex)] }
-}
-
-/// RFC 3986 unreserved characters: never need escaping, so escapes of them are decoded.
-private func isUnreserved(_ byte: UInt8) -> Bool {
-    byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
-}
-
-private let hexDigits = Array("0123456789ABCDEF".utf8)
-
-/// Decodes escapes of unreserved characters, upper-cases the rest, and encodes
-/// bytes that may not appear raw (spaces, controls, non-ASCII).
-func normalizeEscapes(_ text: Substring) -> String {
-    let input = Array(text.utf8)
-    var output: [UInt8] = []
-    output.reserveCapacity(input.count)
-    func escape(_ byte: UInt8) {
-        output += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
+/// Whether a path has a "." or ".." segment (a file extension is not one):
+/// a dot right after a "/" or the start, followed by "/", the end, or ".".
+private func hasDotSegment(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+    let dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
+    for index in path.indices where path[index] == dot && (index == 0 || path[index - 1] == slash) {
+        let next = index + 1 < path.count ? path[index + 1] : slash
+        if next == slash { return true }
+        if next == dot, index + 2 >= path.count || path[index + 2] == slash { return true }
     }
-    var index = 0
-    while index < input.count {
-        let byte = input[index]
-        if byte == UInt8(ascii: "%"), index + 2 < input.count, let value = hexValue(input[index + 1], input[index + 2]) {
-            if isUnreserved(value) { output.append(value) } else { escape(value) }
-            index += 3
-            continue
-        }
-        if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<")
-            || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "^")
-            || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "|")
-            || byte == UInt8(ascii: "}") {
-            escape(byte)
-        } else {
-            output.append(byte)
-        }
-        index += 1
-    }
-    return String(decoding: output, as: UTF8.self)
+    return false
 }
 
-/// RFC 3986 §5.2.4: resolves "." and ".." segments.
+/// Per byte: 1 = RFC 3986 unreserved (escapes of it are decoded), 2 = may not
+/// appear raw in a URL (it is percent-encoded). A table, since it runs per byte.
+private let byteClasses: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
+    let value = UInt8(byte)
+    if value.isASCIILetter || value.isASCIIDigit || "-._~".utf8.contains(value) { return 1 }
+    if value <= 0x20 || value >= 0x7F || "\"<>\\^`{|}".utf8.contains(value) { return 2 }
+    return 0
+}
+
+@inline(__always) private func isUnreserved(_ byte: UInt8) -> Bool { byteClasses[Int(byte)] == 1 }
+@inline(__always) private func mustEscape(_ byte: UInt8) -> Bool { byteClasses[Int(byte)] == 2 }
+
+private let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+extension ByteWriter {
+    /// Appends `bytes[range]` with escapes of unreserved characters decoded,
+    /// other escapes upper-cased, and bytes that may not appear raw encoded.
+    mutating func appendNormalizingEscapes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        @inline(__always) func escape(_ byte: UInt8) {
+            append(UInt8(ascii: "%"))
+            append(hexDigits[Int(byte >> 4)])
+            append(hexDigits[Int(byte & 0xF)])
+        }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < range.upperBound, let value = hexValue(bytes[index + 1], bytes[index + 2]) {
+                if isUnreserved(value) { append(value) } else { escape(value) }
+                index += 3
+            } else {
+                if mustEscape(byte) { escape(byte) } else { append(byte) }
+                index += 1
+            }
+        }
+    }
+}
+
+/// RFC 3986 §5.2.4: resolves "." and ".." segments (rare in image URLs, so
+/// this slower path only runs when the path has a dot).
 func removeDotSegments(_ path: String) -> String {
-    guard path.contains(".") else { return path }
     let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard segments.contains(where: { $0 == "." || $0 == ".." }) else { return path }
     var kept: [Substring] = []
     for (index, segment) in segments.enumerated() {
         switch segment {

@@ -1,94 +1,98 @@
-/// The parts of a URL as RFC 3986 splits them, found without Foundation: image
-/// URLs from real APIs carry pasted spaces, nested URLs and double encoding,
-/// which `URLComponents` either rejects or rewrites, and key derivation runs on
-/// every request, where a fast split matters.
+/// Where the parts of a URL lie in its UTF-8 bytes, as RFC 3986 splits them.
+/// Found without Foundation and without building strings: image URLs from
+/// real APIs carry pasted spaces, nested URLs and double encoding that
+/// `URLComponents` rejects or rewrites, and keys are derived on every request.
 struct URLParts {
-    var scheme: Substring?
-    var userInfo: Substring?
-    var host: Substring?
-    var port: Substring?
-    var path: Substring
-    var query: Substring?
-    var fragment: Substring?
+    var scheme: Range<Int>?
+    var userInfo: Range<Int>?
+    var host: Range<Int>?
+    var port: Range<Int>?
+    var path: Range<Int>
+    var query: Range<Int>?
+    /// Everything between the surrounding whitespace.
+    var trimmed: Range<Int>
 
-    /// Splits `text` after trimming surrounding whitespace. Never fails: a
-    /// string without a scheme is all path.
-    init(_ text: String) {
-        var rest = text.trimmingWhitespace()
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = rest[rest.index(after: hash)...]
-            rest = rest[..<hash]
+    /// Splits `bytes`, ignoring surrounding whitespace. Never fails: a string
+    /// without a scheme is all path.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start].isWhitespace { start += 1 }
+        while end > start, bytes[end - 1].isWhitespace { end -= 1 }
+        trimmed = start..<end
+        if let hash = Self.first(UInt8(ascii: "#"), in: bytes, start..<end) { end = hash }
+        if let question = Self.first(UInt8(ascii: "?"), in: bytes, start..<end) {
+            query = (question + 1)..<end
+            end = question
         }
-        if let question = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: question)...]
-            rest = rest[..<question]
+        if let colon = Self.first(UInt8(ascii: ":"), in: bytes, start..<end), Self.isScheme(bytes, start..<colon) {
+            scheme = start..<colon
+            start = colon + 1
         }
-        if let colon = rest.firstIndex(of: ":"), rest[..<colon].isValidScheme {
-            scheme = rest[..<colon]
-            rest = rest[rest.index(after: colon)...]
-        }
-        if rest.hasPrefix("//") {
-            rest = rest.dropFirst(2)
-            let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-            var authority = rest[..<authorityEnd]
-            rest = rest[authorityEnd...]
-            if let at = authority.lastIndex(of: "@") {
-                userInfo = authority[..<at]
-                authority = authority[authority.index(after: at)...]
+        if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
+            start += 2
+            let authorityEnd = Self.first(UInt8(ascii: "/"), in: bytes, start..<end) ?? end
+            var hostStart = start, hostEnd = authorityEnd
+            if let at = Self.last(UInt8(ascii: "@"), in: bytes, start..<authorityEnd) {
+                userInfo = start..<at
+                hostStart = at + 1
             }
-            if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
-                port = authority[authority.index(after: colon)...]
-                authority = authority[..<colon]
+            if let colon = Self.last(UInt8(ascii: ":"), in: bytes, hostStart..<authorityEnd),
+               Self.last(UInt8(ascii: "]"), in: bytes, colon..<authorityEnd) == nil {
+                port = (colon + 1)..<authorityEnd
+                hostEnd = colon
             }
-            host = authority
+            host = hostStart..<hostEnd
+            start = authorityEnd
         }
-        path = rest
+        path = start..<end
     }
 
-    /// Path segments, percent-decoded, without empty ones (what Foundation's
-    /// `URL.pathComponents` returns after its leading "/").
-    var decodedSegments: [String] {
-        path.split(separator: "/").map { percentDecoded($0) }
+    /// Calls `body` with each non-empty path segment, in order.
+    func forEachSegment(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+        var cursor = path.lowerBound
+        while cursor < path.upperBound {
+            while cursor < path.upperBound, bytes[cursor] == UInt8(ascii: "/") { cursor += 1 }
+            let segmentStart = cursor
+            while cursor < path.upperBound, bytes[cursor] != UInt8(ascii: "/") { cursor += 1 }
+            if cursor > segmentStart { body(segmentStart..<cursor) }
+        }
     }
-}
 
-extension StringProtocol {
+    /// The last non-empty path segment.
+    func lastSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var end = path.upperBound
+        while end > path.lowerBound, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        guard end > path.lowerBound else { return nil }
+        let start = Self.last(UInt8(ascii: "/"), in: bytes, path.lowerBound..<end).map { $0 + 1 } ?? path.lowerBound
+        return start..<end
+    }
+
+    func pathIsAbsolute(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !path.isEmpty && bytes[path.lowerBound] == UInt8(ascii: "/")
+    }
+
+    static func first(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        range.first { bytes[$0] == byte }
+    }
+
+    static func last(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        range.reversed().first { bytes[$0] == byte }
+    }
+
     /// RFC 3986: a letter, then letters, digits, "+", "-" or ".".
-    fileprivate var isValidScheme: Bool {
-        guard let first = utf8.first, first.isASCIILetter else { return false }
-        return utf8.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
-    }
-
-    func trimmingWhitespace() -> SubSequence {
-        let start = firstIndex { !$0.isWhitespace } ?? endIndex
-        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
-        return self[start..<end]
+    private static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let first = range.first, bytes[first].isASCIILetter else { return false }
+        return range.allSatisfy {
+            bytes[$0].isASCIILetter || bytes[$0].isASCIIDigit || bytes[$0] == 0x2B || bytes[$0] == 0x2D || bytes[$0] == 0x2E
+        }
     }
 }
 
 extension UInt8 {
     var isASCIILetter: Bool { (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
     var isASCIIDigit: Bool { (0x30...0x39).contains(self) }
-}
-
-/// Decodes %XX escapes; an invalid escape stays as it is.
-func percentDecoded(_ text: Substring) -> String {
-    guard text.contains("%") else { return String(text) }
-    let input = Array(text.utf8)
-    var output: [UInt8] = []
-    output.reserveCapacity(input.count)
-    var index = 0
-    while index < input.count {
-        if input[index] == UInt8(ascii: "%"), index + 2 < input.count,
-           let value = hexValue(input[index + 1], input[index + 2]) {
-            output.append(value)
-            index += 3
-        } else {
-            output.append(input[index])
-            index += 1
-        }
-    }
-    return String(decoding: output, as: UTF8.self)
+    var isWhitespace: Bool { self == 0x20 || (0x09...0x0D).contains(self) }
+    var lowercasedASCII: UInt8 { (0x41...0x5A).contains(self) ? self | 0x20 : self }
 }
 
 func hexValue(_ high: UInt8, _ low: UInt8) -> UInt8? {
@@ -102,4 +106,10 @@ func hexValue(_ high: UInt8, _ low: UInt8) -> UInt8? {
     }
     guard let h = nibble(high), let l = nibble(low) else { return nil }
     return h << 4 | l
+}
+
+/// Runs `body` on the UTF-8 bytes of `text` without copying a native string.
+func withUTF8Bytes<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    var text = text
+    return text.withUTF8(body)
 }
