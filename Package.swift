@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
     ],
     targets: [
         // libvips, through a header of plain functions wrapping its variadic calls.
@@ -28,10 +31,18 @@ let package = Package(
                 "CVips",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
-        .target(name: "Replay", dependencies: ["ImagePipeline"], swiftSettings: strict),
+        .target(
+            name: "OriginServer",
+            dependencies: ["ImagePipeline", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strict
+        ),
+        .target(name: "Replay", dependencies: ["ImagePipeline", "OriginServer"], swiftSettings: strict),
         .executableTarget(
             name: "imagecache-bench",
             dependencies: [
@@ -41,6 +52,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"], swiftSettings: strict),
+        .testTarget(name: "LoadingTests", dependencies: ["ImagePipeline", "OriginServer"], swiftSettings: strict),
         .testTarget(
             name: "ImageCacheBenchTests",
             dependencies: ["Replay", "imagecache-bench"],

@@ -18,7 +18,21 @@ struct BenchProcess {
             .appendingPathComponent(".build/debug/imagecache-bench")
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    /// Runs the executable to completion. The waiting happens on a thread of
+    /// its own: on a 2-core machine the cooperative pool has two threads, and
+    /// blocking one for seconds stalls every other test.
+    static func run(_ arguments: [String]) async throws -> Output {
+        try await offPool { try runBlocking(arguments) }
+    }
+
+    /// Runs blocking work on a dedicated thread and resumes with its result.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

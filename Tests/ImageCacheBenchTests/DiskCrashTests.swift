@@ -10,7 +10,7 @@ struct DiskCrashTests {
     /// A child writes and evicts continuously; it is killed at a random moment;
     /// the store must open cleanly and serve only intact entries. Repeated so
     /// kills land in every phase of a write (data, rename, eviction).
-    @Test func killLoop() throws {
+    @Test func killLoop() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("icb-crash-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let torture = DiskTorture(directory: directory)
@@ -22,12 +22,12 @@ struct DiskCrashTests {
             child.arguments = ["disk-torture", "write", "--directory", directory, "--seed", "\(cycle + 1)"]
             child.standardOutput = FileHandle.nullDevice
             try child.run()
-            usleep(UInt32.random(in: 60_000...250_000, using: &generator))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 60...250, using: &generator)))
             kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            try await BenchProcess.offPool { child.waitUntilExit() }
             #expect(child.terminationReason == .uncaughtSignal)
 
-            let report = try torture.verify()
+            let report = try await BenchProcess.offPool { try torture.verify() }
             #expect(report.wrong == 0, "cycle \(cycle): \(report)")
             verifiedEntries += report.intact
         }

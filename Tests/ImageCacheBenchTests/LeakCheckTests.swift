@@ -6,10 +6,10 @@ import Testing
 struct LeakCheckTests {
     /// Runs in its own process so the other tests running in parallel cannot
     /// move its resident-memory figures.
-    @Test func residentMemoryAndLibvipsObjectsStayFlat() throws {
+    @Test func residentMemoryAndLibvipsObjectsStayFlat() async throws {
         let report = BenchProcess.temporaryFile("leak.json")
         defer { try? FileManager.default.removeItem(at: report) }
-        let output = try BenchProcess.run(["leak-check", "--iterations", "10000", "--json", report.path])
+        let output = try await BenchProcess.run(["leak-check", "--iterations", "10000", "--json", report.path])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
 
         let result = try JSONDecoder().decode(LeakCheckReport.self, from: Data(contentsOf: report))

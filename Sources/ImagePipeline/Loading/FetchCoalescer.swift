@@ -1,0 +1,163 @@
+/// One in-flight operation per key, shared by every caller that asks for the
+/// key while it runs (the fix for every defect of My Market's hand-rolled
+/// version in `../shared/apps.md`):
+///
+/// - every waiter hears the result or the error exactly once, not just the newest;
+/// - a waiter that cancels leaves alone; the operation is cancelled only when
+///   the last waiter has left, and a later request starts it again;
+/// - the flight is gone once it finishes, so a request after completion (or
+///   after the value was evicted) runs the operation again;
+/// - the operation runs at the highest priority among its waiters;
+/// - all state is behind one lock.
+public final class FetchCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    public typealias Operation = @Sendable () async throws -> Value
+
+    /// How a waiter got its value.
+    public enum Role: Sendable, Equatable {
+        /// Started the operation.
+        case started
+        /// Joined an operation already in flight.
+        case joined
+    }
+
+    /// Counters for tests and reports.
+    public struct Statistics: Sendable, Equatable {
+        public var started = 0
+        public var joined = 0
+        /// Waiters that left by cancelling.
+        public var waitersCancelled = 0
+        /// Operations cancelled because their last waiter left.
+        public var operationsCancelled = 0
+    }
+
+    private let state = Locked(State())
+
+    public init() {}
+
+    /// The value for `key`: joins the operation in flight for it, or starts
+    /// `operation` (only the caller that starts a flight has its closure run).
+    public func value(
+        for key: Key, priority: TaskPriority = .medium, _ operation: @escaping Operation
+    ) async throws -> (Value, Role) {
+        let waiter = state.withLock { $0.nextWaiter() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Value, Role), any Error>) in
+                let start: UInt64? = state.withLock { state in
+                    // Under the lock: a cancellation either ran before (and is
+                    // seen here) or will find this waiter registered.
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                        return nil
+                    }
+                    return state.join(key, waiter: waiter, continuation: continuation, priority: priority)
+                }
+                if let flight = start { launch(key, flight: flight, priority: priority, operation) }
+            }
+        } onCancel: {
+            leave(key, waiter: waiter)
+        }
+    }
+
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Keys with an operation in flight.
+    public var inFlight: Int { state.withLock { $0.flights.count } }
+
+    /// The priority the operation for `key` runs at, if one is in flight.
+    public func priority(of key: Key) -> TaskPriority? { state.withLock { $0.flights[key]?.priority } }
+
+    private func launch(_ key: Key, flight: UInt64, priority: TaskPriority, _ operation: @escaping Operation) {
+        let task = Task(priority: priority) {
+            let result: Result<Value, any Error>
+            do { result = .success(try await operation()) } catch { result = .failure(error) }
+            finish(key, flight: flight, result)
+        }
+        let cancelNow = state.withLock { $0.attach(task, to: key, flight: flight) }
+        if cancelNow { task.cancel() }
+    }
+
+    private func finish(_ key: Key, flight: UInt64, _ result: Result<Value, any Error>) {
+        let waiters = state.withLock { $0.complete(key, flight: flight) }
+        for (role, continuation) in waiters {
+            continuation.resume(with: result.map { ($0, role) })
+        }
+    }
+
+    private func leave(_ key: Key, waiter: UInt64) {
+        let (continuation, task) = state.withLock { $0.leave(key, waiter: waiter) }
+        continuation?.resume(throwing: CancellationError())
+        task?.cancel()
+    }
+}
+
+extension FetchCoalescer {
+    private struct Flight {
+        let id: UInt64
+        var task: Task<Void, Never>?
+        var waiters: [UInt64: (role: Role, continuation: CheckedContinuation<(Value, Role), any Error>)] = [:]
+        var priority: TaskPriority
+    }
+
+    private struct State {
+        var flights: [Key: Flight] = [:]
+        var statistics = Statistics()
+        var counter: UInt64 = 0
+
+        mutating func nextWaiter() -> UInt64 {
+            counter += 1
+            return counter
+        }
+
+        /// Adds a waiter; returns a new flight's id when the caller must start it.
+        mutating func join(
+            _ key: Key, waiter: UInt64, continuation: CheckedContinuation<(Value, Role), any Error>,
+            priority: TaskPriority
+        ) -> UInt64? {
+            if var flight = flights[key] {
+                flight.waiters[waiter] = (.joined, continuation)
+                if priority > flight.priority {
+                    flight.priority = priority
+                    if #available(macOS 26.0, *) { flight.task?.escalatePriority(to: priority) }
+                }
+                flights[key] = flight
+                statistics.joined += 1
+                return nil
+            }
+            counter += 1
+            var flight = Flight(id: counter, priority: priority)
+            flight.waiters[waiter] = (.started, continuation)
+            flights[key] = flight
+            statistics.started += 1
+            return flight.id
+        }
+
+        /// Records the task of a flight; true when it was abandoned meanwhile.
+        mutating func attach(_ task: Task<Void, Never>, to key: Key, flight id: UInt64) -> Bool {
+            guard var flight = flights[key], flight.id == id else { return true }
+            flight.task = task
+            flights[key] = flight
+            return false
+        }
+
+        /// Ends a flight; returns its waiters to resume.
+        mutating func complete(_ key: Key, flight id: UInt64) -> [(Role, CheckedContinuation<(Value, Role), any Error>)] {
+            guard let flight = flights[key], flight.id == id else { return [] }
+            flights[key] = nil
+            return flight.waiters.values.map { ($0.role, $0.continuation) }
+        }
+
+        /// Removes a cancelled waiter; returns its continuation, and the task to
+        /// cancel when it was the last one.
+        mutating func leave(_ key: Key, waiter: UInt64) -> (CheckedContinuation<(Value, Role), any Error>?, Task<Void, Never>?) {
+            guard var flight = flights[key], let removed = flight.waiters.removeValue(forKey: waiter) else { return (nil, nil) }
+            statistics.waitersCancelled += 1
+            guard flight.waiters.isEmpty else {
+                flights[key] = flight
+                return (removed.continuation, nil)
+            }
+            flights[key] = nil
+            statistics.operationsCancelled += 1
+            return (removed.continuation, flight.task)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Where image bytes come from. `HTTPImageFetcher` is the real one; tests of
+/// the pipeline use the real one too, against the loopback origin.
+public protocol ImageFetcher: Sendable {
+    func fetch(_ url: String) async throws -> FetchedImage
+}
+
+/// Bytes from the network, with what it took to get them.
+public struct FetchedImage: Sendable {
+    public let data: Data
+    public let contentType: String?
+    /// Time to the response head.
+    public let headDuration: Duration
+    /// Time to the last body byte.
+    public let totalDuration: Duration
+}
+
+/// Why a fetch failed. Cancellation is reported as `CancellationError`.
+public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidURL(String)
+    /// A status outside 200–299.
+    case status(Int)
+    /// The body is not labelled as an image.
+    case contentType(String)
+    /// The body (or its declared length) exceeds the limit.
+    case bodyTooLarge(limit: Int)
+    /// The connection closed before the body was complete.
+    case truncated(received: Int, expected: Int?)
+    case timedOut
+    case connection(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): "invalid URL: \(url)"
+        case .status(let code): "HTTP status \(code)"
+        case .contentType(let type): "not an image content type: \(type)"
+        case .bodyTooLarge(let limit): "body larger than \(limit) bytes"
+        case .truncated(let received, let expected):
+            "body cut short after \(received) bytes" + (expected.map { " of \($0)" } ?? "")
+        case .timedOut: "timed out"
+        case .connection(let detail): "connection failed: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import ImagePipeline
+import NIOCore
+
+/// The handlers behind `OriginServer`, and what they counted.
+final class OriginRoutes: Sendable {
+    let configuration: OriginServer.Configuration
+    let store: ImageStore
+    let counters = Locked(OriginServer.Statistics())
+    private let sequence = Locked<UInt64>(0)
+
+    init(configuration: OriginServer.Configuration, store: ImageStore) {
+        self.configuration = configuration
+        self.store = store
+    }
+
+    func install(on router: Router<BasicRequestContext>) {
+        router.get("/images/:id") { request, context in try await self.image(request, context) }
+        router.get("/health") { _, _ in "ok" }
+    }
+
+    private func image(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let number = sequence.withLock { $0 += 1; return $0 }
+        counters.withLock { $0.requests += 1 }
+        guard let id = context.parameters.get("id", as: UInt64.self),
+              let width = query.get("w", as: Int.self), let height = query.get("h", as: Int.self),
+              (1...20_000).contains(width), (1...20_000).contains(height),
+              let format = query.get("fmt").flatMap(ImageFormat.init(rawValue:)) else {
+            return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "bad image request\n")))
+        }
+        let descriptor = ImageDescriptor(contentID: id, width: width, height: height, format: format, quality: query.get("q", as: Int.self) ?? 82)
+        let delay = configuration.latency.delay(host: query.get("host") ?? "", sequence: number, seed: configuration.seed)
+        if delay > .zero { try await Task.sleep(for: delay) }
+
+        if let fault = query.get("fault").flatMap(OriginFault.init(rawValue:)) {
+            counters.withLock { $0.faultsServed += 1 }
+            if let response = try await faultResponse(fault, descriptor) { return response }
+        }
+        let (data, made) = try store.image(descriptor)
+        if made { counters.withLock { $0.imagesSynthesised += 1 } }
+        return imageResponse(data, descriptor, contentType: descriptor.contentType)
+    }
+
+    /// The response for a fault, or nil when the fault shapes the image response itself.
+    private func faultResponse(_ fault: OriginFault, _ descriptor: ImageDescriptor) async throws -> Response? {
+        func text(_ status: HTTPResponse.Status, _ body: String, _ type: String = "text/plain") -> Response {
+            Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        switch fault {
+        case .notFound: return text(.notFound, "not found\n")
+        case .serverError: return text(.internalServerError, "internal error\n")
+        case .unavailable: return text(.serviceUnavailable, "try later\n")
+        case .htmlBody:
+            return text(.ok, "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>", "text/html; charset=utf-8")
+        case .wrongContentType:
+            return imageResponse(try store.image(descriptor).0, descriptor, contentType: "text/plain")
+        case .truncated:
+            let data = try store.image(descriptor).0
+            return streamed(data, declaredLength: data.count, cutAt: data.count / 2, pause: nil)
+        case .reset:
+            let data = try store.image(descriptor).0
+            return streamed(data, declaredLength: nil, cutAt: data.count / 3, pause: nil)
+        case .slowDrip:
+            let data = try store.image(descriptor).0
+            return streamed(data, declaredLength: data.count, cutAt: nil, pause: .milliseconds(20))
+        case .stall:
+            try await Task.sleep(for: configuration.stall)
+            return text(.ok, "too late\n")
+        case .bomb:
+            return Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: HostileImages.pngHeader(claimingWidth: 50_000, height: 50_000))))
+        }
+    }
+
+    private func imageResponse(_ data: Data, _ descriptor: ImageDescriptor, contentType: String) -> Response {
+        var headers: HTTPFields = [.contentType: contentType, .cacheControl: "public, max-age=31536000"]
+        headers[.eTag] = "\"\(descriptor.storeKey)\""
+        return streamed(data, declaredLength: data.count, cutAt: nil, pause: nil, headers: headers)
+    }
+
+    /// Writes the body in 16 KB pieces, counting bytes and noticing a client
+    /// that leaves early. `cutAt` closes the connection after that many bytes.
+    private func streamed(
+        _ data: Data, declaredLength: Int?, cutAt: Int?, pause: Duration?,
+        headers: HTTPFields = [.contentType: "image/jpeg"]
+    ) -> Response {
+        let body = ResponseBody(contentLength: declaredLength) { writer in
+            let end = cutAt ?? data.count
+            var offset = 0
+            do {
+                while offset < end {
+                    let piece = min(pause == nil ? 16_384 : 1_024, end - offset)
+                    try await writer.write(ByteBuffer(bytes: data[data.startIndex + offset ..< data.startIndex + offset + piece]))
+                    offset += piece
+                    self.counters.withLock { $0.bytesSent += piece }
+                    if let pause { try await Task.sleep(for: pause) }
+                }
+            } catch {
+                self.counters.withLock { $0.abortedByClient += 1 }
+                throw error
+            }
+            if cutAt != nil { throw OriginCut() }  // closes the connection mid-body
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}
+
+/// Thrown to close a connection mid-body on purpose.
+struct OriginCut: Error {}
+

@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import ImagePipeline
+import Logging
+import NIOCore
+
+/// A real HTTP origin on loopback for tests and live replay: it serves the
+/// images a workload says exist (synthesised deterministically with libvips,
+/// each made once and kept in a bounded on-disk store), with a latency model
+/// per host and faults on demand.
+///
+/// Image URLs look like `/images/<content id>?w=&h=&fmt=&q=&host=&fault=&u=<original URL>`:
+/// the fetcher maps a workload's original URL onto this, so cache keys are
+/// still computed on the original.
+public final class OriginServer: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        /// Where synthesised images are kept.
+        public var storeDirectory: String
+        public var storeByteLimit: Int
+        public var latency: LatencyModel
+        public var seed: UInt64
+        /// How long `.stall` waits before answering.
+        public var stall: Duration
+        public var logLevel: Logger.Level
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 0,
+            storeDirectory: String = FileManager.default.temporaryDirectory
+                .appendingPathComponent("imagecache-bench-origin-\(getpid())").path,
+            storeByteLimit: Int = 512 << 20, latency: LatencyModel = .none, seed: UInt64 = 1,
+            stall: Duration = .seconds(30), logLevel: Logger.Level = .error
+        ) {
+            self.host = host
+            self.port = port
+            self.storeDirectory = storeDirectory
+            self.storeByteLimit = storeByteLimit
+            self.latency = latency
+            self.seed = seed
+            self.stall = stall
+            self.logLevel = logLevel
+        }
+    }
+
+    /// What the server saw.
+    public struct Statistics: Sendable, Equatable {
+        public var requests = 0
+        public var imagesSynthesised = 0
+        public var bytesSent = 0
+        /// Responses whose client went away before the body was complete.
+        public var abortedByClient = 0
+        public var faultsServed = 0
+    }
+
+    public let baseURL: String
+    private let running: Task<Void, any Error>
+    private let routes: OriginRoutes
+
+    private init(baseURL: String, running: Task<Void, any Error>, routes: OriginRoutes) {
+        self.baseURL = baseURL
+        self.running = running
+        self.routes = routes
+    }
+
+    /// Starts listening; returns once the port is bound.
+    public static func start(_ configuration: Configuration = Configuration()) async throws -> OriginServer {
+        var logger = Logger(label: "OriginServer")
+        logger.logLevel = configuration.logLevel
+        let store = try ImageStore(directory: configuration.storeDirectory, byteLimit: configuration.storeByteLimit)
+        let routes = OriginRoutes(configuration: configuration, store: store)
+        let router = Router()
+        routes.install(on: router)
+        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ImageCacheBench-origin"),
+            onServerRunning: { channel in
+                boundContinuation.yield(channel.localAddress?.port ?? 0)
+                boundContinuation.finish()
+            },
+            logger: logger
+        )
+        let running = Task { try await app.run() }
+        var iterator = bound.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            running.cancel()
+            throw OriginServerError.didNotStart
+        }
+        return OriginServer(baseURL: "http://\(configuration.host):\(port)", running: running, routes: routes)
+    }
+
+    /// Stops the server and waits until it has.
+    public func stop() async {
+        running.cancel()
+        _ = try? await running.value
+    }
+
+    public var statistics: Statistics { routes.counters.withLock { $0 } }
+
+    /// The loopback URL serving `image`, carrying the original URL for the logs.
+    public func url(for image: ImageDescriptor, originalURL: String? = nil, host: String? = nil, fault: OriginFault? = nil) -> String {
+        var query = "w=\(image.width)&h=\(image.height)&fmt=\(image.format.rawValue)&q=\(image.quality)"
+        if let host { query += "&host=" + host.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        if let fault { query += "&fault=\(fault.rawValue)" }
+        if let originalURL { query += "&u=" + originalURL.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        return "\(baseURL)/images/\(image.contentID)?\(query)"
+    }
+}
+
+public enum OriginServerError: Error, CustomStringConvertible {
+    case didNotStart
+
+    public var description: String { "the origin server did not start listening" }
+}
+
+/// Synthesised images, each made once, kept in a bounded crash-safe store.
+final class ImageStore: Sendable {
+    private let disk: DiskCache
+    private let synthesised = Locked(0)
+
+    init(directory: String, byteLimit: Int) throws {
+        var logger = Logger(label: "OriginServer.store")
+        logger.logLevel = .error
+        disk = try DiskCache(.init(directory: directory, byteLimit: byteLimit, sync: .none, logger: logger))
+    }
+
+    /// The encoded image, synthesising it on first use. Returns whether it was made now.
+    func image(_ descriptor: ImageDescriptor) throws -> (Data, made: Bool) {
+        if let stored = disk.data(for: descriptor.storeKey) { return (stored, false) }
+        let data = try ImageSynthesizer.image(SynthesisSpec(
+            seed: descriptor.contentID, width: descriptor.width, height: descriptor.height,
+            format: descriptor.encodedFormat))
+        disk.store(data, for: descriptor.storeKey)
+        return (data, true)
+    }
+}

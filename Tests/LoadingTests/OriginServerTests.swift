@@ -1,0 +1,31 @@
+import Foundation
+import ImagePipeline
+import OriginServer
+import Testing
+
+/// A started origin with its own store, stopped by the caller.
+func startOrigin(stall: Duration = .seconds(30)) async throws -> OriginServer {
+    try await OriginServer.start(.init(
+        storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("icb-origin-\(UUID().uuidString)").path,
+        stall: stall))
+}
+
+@Suite("Origin server on loopback")
+struct OriginServerTests {
+    @Test("serves the described image, the same bytes every time, made once")
+    func servesImages() async throws {
+        let origin = try await startOrigin()
+        let fetcher = HTTPImageFetcher()
+        let descriptor = ImageDescriptor(contentID: 7, width: 640, height: 360, format: .jpeg)
+        let first = try await fetcher.fetch(origin.url(for: descriptor, originalURL: "https://cdn.example/7.jpg"))
+        let second = try await fetcher.fetch(origin.url(for: descriptor))
+        #expect(first.data == second.data)
+        #expect(first.contentType == "image/jpeg")
+        let header = try Thumbnailer().header(of: first.data)
+        #expect((header.width, header.height, header.format) == (640, 360, .jpeg))
+        #expect(origin.statistics.imagesSynthesised == 1)
+        #expect(origin.statistics.requests == 2)
+        try await fetcher.shutdown()
+        await origin.stop()
+    }
+}
