@@ -7,6 +7,10 @@ import Testing
 func startOrigin(stall: Duration = .seconds(30)) async throws -> OriginServer {
     try await OriginServer.start(.init(
         storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("icb-origin-\(UUID().uuidString)").path,
+        latency: LatencyModel(hosts: [
+            "slow": .init(medianMilliseconds: 100, sigma: 0),
+            "varied": .init(medianMilliseconds: 30, sigma: 1),
+        ]),
         stall: stall))
 }
 

@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
+import Synchronization
 
 /// Fetches images over HTTP with AsyncHTTPClient: a bounded connection pool
 /// per host, a timeout for the response head and one between body reads, a
@@ -44,6 +46,7 @@ public final class HTTPImageFetcher: ImageFetcher {
     public let configuration: Configuration
     private let client: HTTPClient
     private let counters = Locked(Statistics())
+    private let isShutDown = Atomic(false)
 
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -55,9 +58,19 @@ public final class HTTPImageFetcher: ImageFetcher {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
     }
 
-    /// Closes the connection pool; call before dropping the fetcher.
+    /// Closes the connection pool and waits for it. Dropping the fetcher
+    /// without this closes the pool in the background instead.
     public func shutdown() async throws {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         try await client.shutdown()
+    }
+
+    deinit {
+        // AsyncHTTPClient traps when a client is released without a shutdown;
+        // the task keeps the client alive until its shutdown completes.
+        guard !isShutDown.load(ordering: .acquiring) else { return }
+        let client = self.client
+        Task { try? await client.shutdown() }
     }
 
     public var statistics: Statistics { counters.withLock { $0 } }
@@ -117,6 +130,10 @@ public final class HTTPImageFetcher: ImageFetcher {
             if [.invalidURL, .emptyHost, .emptyScheme].contains(client) { return FetchError.invalidURL("\(client)") }
             if client == .remoteConnectionClosed { return FetchError.truncated(received: 0, expected: nil) }
             return FetchError.connection("\(client)")
+        }
+        // The connection closed inside a body (declared length or chunked): a cut-off download.
+        if let parser = error as? HTTPParserError, parser == .invalidEOFState {
+            return FetchError.truncated(received: 0, expected: nil)
         }
         if Task.isCancelled { return CancellationError() }
         return FetchError.connection(String(describing: error))

@@ -52,3 +52,14 @@ enum ThreadSanitizer {
     @inlinable
     static func release(_ address: UnsafeMutableRawPointer) { releaseFunction?(address) }
 }
+
+/// A `Locked` value several owners share (a closure and an object, say).
+public final class SharedLocked<Value>: Sendable {
+    private let locked: Locked<Value>
+
+    public init(_ value: sending Value) { locked = Locked(value) }
+
+    public func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
+        try locked.withLock(body)
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+
+/// Memory → disk → network → thumbnail → stored: the pipeline the five apps
+/// hand-rolled, with the key, memory, coalescing and cancellation bugs fixed.
+///
+/// - Memory holds decoded thumbnails under keys that include the box.
+/// - Disk holds what `diskPolicy` says: originals, re-encoded thumbnails, or
+///   both; a disk hit of an original still makes the thumbnail with no network.
+/// - Requests for one image share one flight (disk read, decode, store), and
+///   downloads for one URL share one transfer across display sizes. A caller
+///   that cancels leaves alone; the transfer stops when nobody waits.
+/// - Decoding runs on its own queue, at most `maxConcurrentDecodes` at once,
+///   never on the caller's thread.
+/// - `invalidate(url:)` drops every cached form of a URL, and a download in
+///   flight at that moment is not cached when it lands.
+public final class ImagePipeline: Sendable {
+    public struct Configuration: Sendable {
+        public var memory: MemoryCache<String, DecodedImage>.Configuration
+        public var disk: DiskCache.Configuration?
+        public var diskPolicy: DiskCachePolicy
+        public var thumbnailDiskFormat: EncodedFormat
+        public var keyStrategy: CacheKeyStrategy
+        public var thumbnailer: Thumbnailer
+        public var maxConcurrentDecodes: Int
+
+        public init(
+            memory: MemoryCache<String, DecodedImage>.Configuration = .init(limits: CacheLimits(costLimit: 100 << 20)),
+            disk: DiskCache.Configuration? = nil, diskPolicy: DiskCachePolicy = .originals,
+            thumbnailDiskFormat: EncodedFormat = .jpeg(quality: 80),
+            keyStrategy: CacheKeyStrategy = CacheKeyStrategy(.normalized, includesProcessing: true),
+            thumbnailer: Thumbnailer = Thumbnailer(),
+            maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
+        ) {
+            self.memory = memory
+            self.disk = disk
+            self.diskPolicy = diskPolicy
+            self.thumbnailDiskFormat = thumbnailDiskFormat
+            self.keyStrategy = keyStrategy
+            self.thumbnailer = thumbnailer
+            self.maxConcurrentDecodes = maxConcurrentDecodes
+        }
+    }
+
+    /// Counts by outcome.
+    public struct Statistics: Sendable, Equatable, Codable {
+        public var requests = 0
+        public var memoryHits = 0
+        public var diskHits = 0
+        public var networkLoads = 0
+        public var coalesced = 0
+        public var failures = 0
+        public var cancellations = 0
+        public var staleDiscarded = 0
+    }
+
+    public let configuration: Configuration
+    public let memoryCache: ImageMemoryCache<String>
+    public let diskCache: DiskCache?
+    /// Every step, as it happens (buffering the newest 10,000).
+    public let events: AsyncStream<PipelineEvent>
+    private let emit: AsyncStream<PipelineEvent>.Continuation
+    private let fetcher: any ImageFetcher
+    private let flights = FetchCoalescer<String, Produced>()
+    private let downloads = FetchCoalescer<String, FetchedImage>()
+    private let decodeSlots: AsyncSemaphore
+    private let decodeQueue = DispatchQueue(label: "ImagePipeline.decode", attributes: .concurrent)
+    private let books: SharedLocked<Books>
+
+    public init(_ configuration: Configuration, fetcher: any ImageFetcher) throws(DiskCacheError) {
+        self.configuration = configuration
+        self.fetcher = fetcher
+        let books = SharedLocked(Books())
+        memoryCache = ImageMemoryCache(configuration.memory) { key, _, _ in
+            books.withLock { $0.forget(memoryKey: key) }
+        }
+        self.books = books
+        diskCache = try configuration.disk.map { (disk) throws(DiskCacheError) in try DiskCache(disk) }
+        decodeSlots = AsyncSemaphore(permits: configuration.maxConcurrentDecodes)
+        (events, emit) = AsyncStream.makeStream(of: PipelineEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+    }
+
+    public var statistics: Statistics { books.withLock { $0.statistics } }
+
+    /// The thumbnail for `request`: from memory, disk, or the network.
+    public func image(for request: ImageRequest) async throws -> ImageResponse {
+        let start = ContinuousClock.now
+        let keys = Keys(request, strategy: request.keyStrategy ?? configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
+        books.withLock { $0.statistics.requests += 1 }
+        if let image = memoryCache.image(for: keys.memory) {
+            books.withLock { $0.statistics.memoryHits += 1 }
+            emit.yield(.memoryHit(url: request.url))
+            let elapsed = ContinuousClock.now - start
+            return ImageResponse(image: image, source: .memory, timings: .init(lookup: elapsed, total: elapsed))
+        }
+        let lookup = ContinuousClock.now - start
+        let generation = books.withLock { $0.generation(of: keys.original) }
+        do {
+            let (produced, role) = try await flights.value(for: keys.memory, priority: request.priority.taskPriority) {
+                try await self.produce(request, keys, generation: generation)
+            }
+            var timings = produced.timings
+            timings.lookup = lookup
+            timings.total = ContinuousClock.now - start
+            let source: ImageResponse.Source = role == .joined ? .coalesced : produced.source
+            books.withLock { books in
+                switch source {
+                case .coalesced: books.statistics.coalesced += 1
+                case .disk: books.statistics.diskHits += 1
+                case .network: books.statistics.networkLoads += 1
+                case .memory: break
+                }
+            }
+            if role == .joined { emit.yield(.coalesced(url: request.url)) }
+            return ImageResponse(image: produced.image, source: source, timings: timings)
+        } catch is CancellationError {
+            books.withLock { $0.statistics.cancellations += 1 }
+            emit.yield(.cancelled(url: request.url))
+            throw CancellationError()
+        } catch {
+            books.withLock { $0.statistics.failures += 1 }
+            emit.yield(.failed(url: request.url, String(describing: error)))
+            throw error
+        }
+    }
+
+    /// Loads a page's images in parallel and answers in request order (like
+    /// Vanilladin's 10 covers per page, kept in relevance order).
+    public func images(for requests: [ImageRequest]) async -> [Result<ImageResponse, any Error>] {
+        await withTaskGroup(of: (Int, Result<ImageResponse, any Error>).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask(priority: request.priority.taskPriority) {
+                    do { return (index, .success(try await self.image(for: request))) } catch { return (index, .failure(error)) }
+                }
+            }
+            var results = [Result<ImageResponse, any Error>?](repeating: nil, count: requests.count)
+            for await (index, result) in group { results[index] = result }
+            return results.map { $0! }
+        }
+    }
+
+    /// Starts loading images about to be shown, at low priority.
+    public func prefetch(_ requests: [ImageRequest]) {
+        for var request in requests {
+            request.priority = .prefetch
+            let key = Keys(request, strategy: request.keyStrategy ?? configuration.keyStrategy, format: configuration.thumbnailDiskFormat).memory
+            let task = Task(priority: .low) { [self] in
+                _ = try? await image(for: request)
+                books.withLock { _ = $0.prefetches.removeValue(forKey: key) }
+            }
+            books.withLock { $0.prefetches[key] = task }
+        }
+    }
+
+    /// Stops prefetching these images (the download stops if nobody else waits).
+    public func cancelPrefetch(_ requests: [ImageRequest]) {
+        for request in requests {
+            let key = Keys(request, strategy: request.keyStrategy ?? configuration.keyStrategy, format: configuration.thumbnailDiskFormat).memory
+            books.withLock { $0.prefetches.removeValue(forKey: key) }?.cancel()
+        }
+    }
+
+    /// Drops every cached form of `url` (memory thumbnails, disk original and
+    /// thumbnails): its content changed or was deleted, as with edited products.
+    public func invalidate(url: String) {
+        let original = configuration.keyStrategy.withoutProcessing.key(for: url)
+        let variants = books.withLock { $0.invalidate(original) }
+        for variant in variants {
+            memoryCache.remove(variant.memory)
+            diskCache?.remove(variant.disk)
+        }
+        diskCache?.remove(original)
+        emit.yield(.invalidated(url: url))
+    }
+
+    // MARK: - The coalesced work
+
+    private struct Produced: Sendable {
+        let image: DecodedImage
+        let source: ImageResponse.Source
+        let timings: ImageResponse.Timings
+    }
+
+    private func produce(_ request: ImageRequest, _ keys: Keys, generation: UInt64) async throws -> Produced {
+        var timings = ImageResponse.Timings()
+        let policy = configuration.diskPolicy
+        if let disk = diskCache {
+            if policy != .originals, let data = disk.data(for: keys.diskThumbnail) {
+                emit.yield(.diskHit(url: request.url, .thumbnail))
+                let image = try await decode(data, request, &timings)
+                store(image, request, keys, generation: generation, encodedThumbnail: nil, &timings)
+                return Produced(image: image, source: .disk, timings: timings)
+            }
+            if policy != .thumbnails, let data = disk.data(for: keys.original) {
+                emit.yield(.diskHit(url: request.url, .original))
+                let image = try await decode(data, request, &timings)
+                store(image, request, keys, generation: generation, encodedThumbnail: policy == .both, &timings)
+                return Produced(image: image, source: .disk, timings: timings)
+            }
+        }
+        let fetchStart = ContinuousClock.now
+        let (fetched, _) = try await downloads.value(for: keys.original, priority: request.priority.taskPriority) {
+            let fetched = try await self.fetcher.fetch(request.fetchURL ?? request.url)
+            if policy != .thumbnails, self.isCurrent(keys.original, generation) {
+                self.diskCache?.store(fetched.data, for: keys.original, kind: .original)
+            }
+            return fetched
+        }
+        timings.fetch = ContinuousClock.now - fetchStart
+        emit.yield(.fetched(url: request.url, bytes: fetched.data.count, timings.fetch!))
+        let image = try await decode(fetched.data, request, &timings)
+        store(image, request, keys, generation: generation, encodedThumbnail: policy != .originals, &timings)
+        return Produced(image: image, source: .network, timings: timings)
+    }
+
+    /// Thumbnails on the decode queue, holding one of the decode permits.
+    private func decode(_ data: Data, _ request: ImageRequest, _ timings: inout ImageResponse.Timings) async throws -> DecodedImage {
+        let start = ContinuousClock.now
+        let thumbnailer = configuration.thumbnailer
+        let box = request.processing.request
+        let queue = decodeQueue
+        let image = try await decodeSlots.withPermit {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DecodedImage, any Error>) in
+                queue.async { continuation.resume(with: Result { try thumbnailer.thumbnail(data, fitting: box) }) }
+            }
+        }
+        timings.decode = ContinuousClock.now - start
+        emit.yield(.decoded(url: request.url, timings.decode!))
+        return image
+    }
+
+    /// Caches a fresh thumbnail in memory (and re-encoded on disk when asked),
+    /// unless its URL was invalidated while it was being made.
+    private func store(
+        _ image: DecodedImage, _ request: ImageRequest, _ keys: Keys, generation: UInt64,
+        encodedThumbnail: Bool?, _ timings: inout ImageResponse.Timings
+    ) {
+        let start = ContinuousClock.now
+        guard isCurrent(keys.original, generation) else {
+            books.withLock { $0.statistics.staleDiscarded += 1 }
+            emit.yield(.discardedStale(url: request.url))
+            return
+        }
+        books.withLock { $0.remember(keys) }
+        memoryCache.insert(image, for: keys.memory)
+        if encodedThumbnail == true, let disk = diskCache, let encoded = try? image.encoded(as: configuration.thumbnailDiskFormat) {
+            disk.store(encoded, for: keys.diskThumbnail, kind: .thumbnail)
+        }
+        timings.store = ContinuousClock.now - start
+        emit.yield(.stored(url: request.url, cost: image.cost))
+    }
+
+    private func isCurrent(_ original: String, _ generation: UInt64) -> Bool {
+        books.withLock { $0.generation(of: original) == generation }
+    }
+}
+
+extension ImagePipeline: MemoryPressureResponder {
+    /// Memory warnings reach the memory tier; the disk tier keeps its bytes.
+    public func respond(to reaction: MemoryPressureReaction) {
+        memoryCache.storage.respond(to: reaction)
+    }
+}
+
+extension ImagePipeline {
+    /// The keys one request uses.
+    struct Keys: Sendable {
+        /// The URL under the strategy, without processing: disk originals and downloads.
+        let original: String
+        /// With the box: memory thumbnails.
+        let memory: String
+        /// With the box and the disk format: re-encoded thumbnails on disk.
+        let diskThumbnail: String
+
+        init(_ request: ImageRequest, strategy: CacheKeyStrategy, format: EncodedFormat) {
+            original = strategy.withoutProcessing.key(for: request.url)
+            memory = strategy.key(for: request.url, processing: request.processing)
+            diskThumbnail = strategy.withProcessing.key(
+                for: request.url, processing: ProcessingOptions(request.processing.request, format: format.imageFormat))
+        }
+    }
+
+    /// Invalidation generations, which cached keys belong to which URL, prefetches, counters.
+    struct Books {
+        var generations: [String: UInt64] = [:]
+        var variants: [String: Set<Variant>] = [:]
+        var originalOf: [String: String] = [:]
+        var prefetches: [String: Task<Void, Never>] = [:]
+        var statistics = Statistics()
+
+        struct Variant: Hashable {
+            let memory: String
+            let disk: String
+        }
+
+        func generation(of original: String) -> UInt64 { generations[original] ?? 0 }
+
+        mutating func remember(_ keys: Keys) {
+            variants[keys.original, default: []].insert(Variant(memory: keys.memory, disk: keys.diskThumbnail))
+            originalOf[keys.memory] = keys.original
+        }
+
+        /// Bumps the generation and hands back the cached forms to drop.
+        mutating func invalidate(_ original: String) -> Set<Variant> {
+            generations[original, default: 0] += 1
+            let dropped = variants.removeValue(forKey: original) ?? []
+            for variant in dropped { originalOf[variant.memory] = nil }
+            return dropped
+        }
+
+        /// A memory entry left: keep the variant map from growing without bound.
+        mutating func forget(memoryKey: String) {
+            guard let original = originalOf.removeValue(forKey: memoryKey) else { return }
+            variants[original] = variants[original]?.filter { $0.memory != memoryKey }
+            if variants[original]?.isEmpty == true { variants[original] = nil }
+        }
+    }
+}
+
+extension CacheKeyStrategy {
+    var withoutProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: false, normalizer: normalizer) }
+    var withProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: true, normalizer: normalizer) }
+}
