@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         // libvips, through a header of plain functions wrapping its variadic calls.
@@ -40,7 +41,11 @@ let package = Package(
         ),
         .target(
             name: "OriginServer",
-            dependencies: ["ImagePipeline", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "ImagePipeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .target(name: "Replay", dependencies: ["ImagePipeline", "OriginServer"], swiftSettings: strict),
@@ -53,7 +58,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"], swiftSettings: strict),
-        .testTarget(name: "LoadingTests", dependencies: ["ImagePipeline", "OriginServer"], swiftSettings: strict),
+        .testTarget(
+            name: "LoadingTests",
+            dependencies: ["ImagePipeline", "OriginServer", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ImageCacheBenchTests",
             dependencies: ["Replay", "imagecache-bench"],

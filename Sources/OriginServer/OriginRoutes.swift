@@ -7,34 +7,89 @@ import NIOCore
 final class OriginRoutes: Sendable {
     let configuration: OriginServer.Configuration
     let store: ImageStore
+    let catalog = OriginCatalog()
     let counters = Locked(OriginServer.Statistics())
     private let sequence = Locked<UInt64>(0)
+    private let services: ServiceCatalogs
 
     init(configuration: OriginServer.Configuration, store: ImageStore) {
         self.configuration = configuration
         self.store = store
+        services = ServiceCatalogs(seed: configuration.seed, catalog: catalog)
     }
 
     func install(on router: Router<BasicRequestContext>) {
         router.get("/images/:id") { request, context in try await self.image(request, context) }
+        router.get("/proxy") { request, _ in try await self.proxy(request) }
         router.get("/health") { _, _ in "ok" }
+        // The five apps' services, paged as the real ones are.
+        router.get("/v2/top-headlines") { request, _ in
+            let query = request.uri.queryParameters
+            return self.json(self.services.news(
+                endpoint: "top-headlines", topic: "country-" + (query.get("country") ?? "us"),
+                page: max(query.get("page", as: Int.self) ?? 1, 1), pageSize: min(max(query.get("pageSize", as: Int.self) ?? 20, 1), 100)))
+        }
+        router.get("/v2/everything") { request, _ in
+            let query = request.uri.queryParameters
+            return self.json(self.services.news(
+                endpoint: "everything", topic: query.get("q") ?? "",
+                page: max(query.get("page", as: Int.self) ?? 1, 1), pageSize: min(max(query.get("pageSize", as: Int.self) ?? 20, 1), 100)))
+        }
+        router.get("/ttb/api/ItemSearch.aspx") { request, _ in
+            let query = request.uri.queryParameters
+            return self.json(self.services.aladin(
+                query: query.get("Query") ?? "", start: max(query.get("start", as: Int.self) ?? 1, 1),
+                maxResults: min(max(query.get("MaxResults", as: Int.self) ?? 10, 1), 50)))
+        }
+        router.get("/photos") { request, _ in
+            let query = request.uri.queryParameters
+            return self.json(self.services.unsplash(
+                page: max(query.get("page", as: Int.self) ?? 1, 1), perPage: min(max(query.get("per_page", as: Int.self) ?? 10, 1), 30)))
+        }
+        router.get("/api/products") { request, _ in
+            let query = request.uri.queryParameters
+            return self.json(self.services.market(
+                page: max(query.get("page_no", as: Int.self) ?? 1, 1),
+                itemsPerPage: min(max(query.get("items_per_page", as: Int.self) ?? 20, 1), 100)))
+        }
+    }
+
+    /// Serves the image the catalog says an original URL shows.
+    private func proxy(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let original = query.get("u"), let descriptor = catalog.descriptor(for: original) else {
+            counters.withLock { $0.requests += 1 }
+            return Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: "not in the catalog\n")))
+        }
+        return try await serve(descriptor, host: query.get("host"), fault: query.get("fault").flatMap(OriginFault.init(rawValue:)))
+    }
+
+    private func json(_ object: Any) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     private func image(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        let number = sequence.withLock { $0 += 1; return $0 }
-        counters.withLock { $0.requests += 1 }
         guard let id = context.parameters.get("id", as: UInt64.self),
               let width = query.get("w", as: Int.self), let height = query.get("h", as: Int.self),
               (1...20_000).contains(width), (1...20_000).contains(height),
               let format = query.get("fmt").flatMap(ImageFormat.init(rawValue:)) else {
+            counters.withLock { $0.requests += 1 }
             return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "bad image request\n")))
         }
         let descriptor = ImageDescriptor(contentID: id, width: width, height: height, format: format, quality: query.get("q", as: Int.self) ?? 82)
-        let delay = configuration.latency.delay(host: query.get("host") ?? "", sequence: number, seed: configuration.seed)
+        return try await serve(descriptor, host: query.get("host"), fault: query.get("fault").flatMap(OriginFault.init(rawValue:)))
+    }
+
+    /// The image response for a descriptor, after the host's latency, with an optional fault.
+    private func serve(_ descriptor: ImageDescriptor, host: String?, fault: OriginFault?) async throws -> Response {
+        let number = sequence.withLock { $0 += 1; return $0 }
+        counters.withLock { $0.requests += 1 }
+        let delay = configuration.latency.delay(host: host ?? "", sequence: number, seed: configuration.seed)
         if delay > .zero { try await Task.sleep(for: delay) }
 
-        if let fault = query.get("fault").flatMap(OriginFault.init(rawValue:)) {
+        if let fault {
             counters.withLock { $0.faultsServed += 1 }
             if let response = try await faultResponse(fault, descriptor) { return response }
         }

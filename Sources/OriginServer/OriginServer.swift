@@ -3,15 +3,19 @@ import Hummingbird
 import ImagePipeline
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// A real HTTP origin on loopback for tests and live replay: it serves the
 /// images a workload says exist (synthesised deterministically with libvips,
 /// each made once and kept in a bounded on-disk store), with a latency model
 /// per host and faults on demand.
 ///
-/// Image URLs look like `/images/<content id>?w=&h=&fmt=&q=&host=&fault=&u=<original URL>`:
-/// the fetcher maps a workload's original URL onto this, so cache keys are
-/// still computed on the original.
+/// Image URLs look like `/images/<content id>?w=&h=&fmt=&q=&host=&fault=&u=<original URL>`,
+/// or `/proxy?u=<original URL>` for URLs the API pages handed out (the
+/// catalog knows what each shows): a fetcher maps an app's original URL onto
+/// loopback, so cache keys are still computed on the original. API pages:
+/// `/v2/top-headlines`, `/v2/everything` (NewsAPI), `/ttb/api/ItemSearch.aspx`
+/// (Aladin), `/photos` (Unsplash), `/api/products` (open market).
 public final class OriginServer: Sendable {
     public struct Configuration: Sendable {
         public var host: String
@@ -54,11 +58,13 @@ public final class OriginServer: Sendable {
     }
 
     public let baseURL: String
+    private let group: ServiceGroup
     private let running: Task<Void, any Error>
     private let routes: OriginRoutes
 
-    private init(baseURL: String, running: Task<Void, any Error>, routes: OriginRoutes) {
+    private init(baseURL: String, group: ServiceGroup, running: Task<Void, any Error>, routes: OriginRoutes) {
         self.baseURL = baseURL
+        self.group = group
         self.running = running
         self.routes = routes
     }
@@ -81,22 +87,41 @@ public final class OriginServer: Sendable {
             },
             logger: logger
         )
-        let running = Task { try await app.run() }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let running = Task { try await group.run() }
         var iterator = bound.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             running.cancel()
             throw OriginServerError.didNotStart
         }
-        return OriginServer(baseURL: "http://\(configuration.host):\(port)", running: running, routes: routes)
+        return OriginServer(baseURL: "http://\(configuration.host):\(port)", group: group, running: running, routes: routes)
     }
 
-    /// Stops the server and waits until it has.
+    /// Stops accepting, gives open responses two seconds to finish (a stalled
+    /// one would never), cancels the rest, and waits until the server has stopped.
     public func stop() async {
-        running.cancel()
+        await group.triggerGracefulShutdown()
+        let running = self.running
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(2))
+            running.cancel()
+        }
         _ = try? await running.value
+        deadline.cancel()
     }
 
     public var statistics: Statistics { routes.counters.withLock { $0 } }
+
+    /// The image URLs the API pages handed out, and what each shows.
+    public var catalog: OriginCatalog { routes.catalog }
+
+    /// The loopback URL that serves what the catalog says `original` shows.
+    public func proxyURL(for original: String, host: String? = nil, fault: OriginFault? = nil) -> String {
+        var url = "\(baseURL)/proxy?u=" + original.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        if let host { url += "&host=" + host.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        if let fault { url += "&fault=\(fault.rawValue)" }
+        return url
+    }
 
     /// The loopback URL serving `image`, carrying the original URL for the logs.
     public func url(for image: ImageDescriptor, originalURL: String? = nil, host: String? = nil, fault: OriginFault? = nil) -> String {

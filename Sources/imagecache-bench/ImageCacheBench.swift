@@ -1,13 +1,13 @@
 import ArgumentParser
 
 @main
-struct ImageCacheBench: ParsableCommand {
+struct ImageCacheBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagecache-bench",
         abstract: "Benchmarks and stress-tests image caches on recorded app workloads.",
         subcommands: [
             ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self,
-            DiskTortureCommand.self,
+            DiskTortureCommand.self, ServeCommand.self,
         ],
         defaultSubcommand: ThumbnailsCommand.self
     )

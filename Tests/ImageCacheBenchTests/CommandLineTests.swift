@@ -42,3 +42,14 @@ struct CommandLineTests {
         #expect(output.stdout.contains("400×267"))
     }
 }
+
+@Suite("imagecache-bench serve")
+struct ServeCommandTests {
+    @Test("starts the origin, answers, and stops after its time")
+    func serve() async throws {
+        let output = try await BenchProcess.run(["serve", "--seconds", "0.5"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("origin listening on http://127.0.0.1:"))
+        #expect(output.stdout.contains("served 0 requests"))
+    }
+}

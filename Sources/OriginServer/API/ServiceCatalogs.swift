@@ -1,0 +1,161 @@
+import Foundation
+import ImagePipeline
+
+/// The five services' API pages, generated deterministically, with the field
+/// names and paging of the real responses (`../shared/realdata/`), and image
+/// URLs in the shapes that matter for cache keys.
+final class ServiceCatalogs: Sendable {
+    let seed: UInt64
+    let catalog: OriginCatalog
+    /// Unsplash's `ixid` differs per response: a counter makes it so.
+    private let responses = Locked<UInt64>(0)
+
+    init(seed: UInt64, catalog: OriginCatalog) {
+        self.seed = seed
+        self.catalog = catalog
+    }
+
+    // MARK: NewsAPI: /v2/top-headlines?country=&page=&pageSize=, /v2/everything?q=&page=&pageSize=
+
+    func news(endpoint: String, topic: String, page: Int, pageSize: Int) -> [String: Any] {
+        var sizing = CatalogRandom(seed, hash(topic))
+        let total = 37 + Int(sizing.next() % 60)
+        let start = (page - 1) * pageSize
+        let articles = pageRange(start, pageSize, total).map { article(topic: topic, index: $0) }
+        return ["status": "ok", "totalResults": total, "articles": articles]
+    }
+
+    private func article(topic: String, index: Int) -> [String: Any] {
+        var random = CatalogRandom(seed, hash(topic), UInt64(index))
+        let id = random.next()
+        let source = ["Reuters", "NPR", "BBC News", "ESPN", "Yahoo Entertainment", "CBS News"][random.below(6)]
+        var article: [String: Any] = [
+            "source": ["id": source.lowercased().replacingOccurrences(of: " ", with: "-"), "name": source],
+            "author": "Reporter \(random.below(400))",
+            "title": "\(topic.capitalized) story \(index)",
+            "description": "What happened in \(topic) today, part \(index).",
+            "url": "https://news.example/\(topic)/\(id)",
+            "publishedAt": "2024-10-08T\(String(format: "%02d", random.below(24))):00:00Z",
+            "content": "Body of the story… [+\(random.below(4000)) chars]",
+        ]
+        if random.chance(0.14) {
+            article["urlToImage"] = NSNull()  // as 14 of 100 real ones are
+            return article
+        }
+        let (url, descriptor) = newsImage(source: source, id: id, random: &random)
+        catalog.register(url, descriptor)
+        article["urlToImage"] = url
+        return article
+    }
+
+    /// Real shapes: identity in the query (NPR, ESPN), the same file name for
+    /// different pictures (840_560.jpeg), one default image reused by many articles.
+    private func newsImage(source: String, id: UInt64, random: inout CatalogRandom) -> (String, ImageDescriptor) {
+        let picture = ImageDescriptor(contentID: id, width: 1200, height: 630, format: .jpeg, quality: 82)
+        switch source {
+        case "NPR":
+            if random.chance(0.3) {
+                return ("https://media.npr.org/include/images/facebook-default-wide-s1400-c100.jpg",
+                        ImageDescriptor(contentID: 1, width: 1400, height: 788, format: .jpeg))
+            }
+            let inner = "http://npr-brightspot.s3.amazonaws.com/\(random.hex(2))/\(random.hex(2))/\(random.hex(24)).jpg"
+            let encoded = inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            return ("https://npr.brightspotcdn.com/dims4/default/\(random.hex(7))/2147483647/strip/true/crop/3000x1688+0+0/resize/1400x788!/format/jpeg/?url=\(encoded)",
+                    ImageDescriptor(contentID: id, width: 1400, height: 788, format: .jpeg))
+        case "ESPN":
+            return ("https://a.espncdn.com/combiner/i?img=%2Fphoto%2F2024%2F1008%2Fr\(random.below(999_999))_1296x729_16-9.jpg&w=1140&cquality=80",
+                    ImageDescriptor(contentID: id, width: 1140, height: 641, format: .jpeg))
+        case "BBC News":
+            return ("https://ichef.bbci.co.uk/news/1024/branded_news/\(random.hex(4))/production/_\(random.below(99_999))_p060dh18.jpg", picture)
+        default:
+            return ("https://img.\(source.lowercased().replacingOccurrences(of: " ", with: ""))-cdn.example/\(random.hex(8))/840_560.jpeg", picture)
+        }
+    }
+
+    // MARK: Aladin: /ttb/api/ItemSearch.aspx?Query=&start=&MaxResults=
+
+    func aladin(query: String, start: Int, maxResults: Int) -> [String: Any] {
+        var sizing = CatalogRandom(seed, hash(query))
+        let total = 23 + Int(sizing.next() % 90)
+        let first = (start - 1) * maxResults
+        let items: [[String: Any]] = pageRange(first, maxResults, total).map { index in
+            var random = CatalogRandom(seed, hash(query), UInt64(index), 7)
+            let isbn = "89\(random.below(100_000_000))" + (random.chance(0.1) ? "x" : "\(random.below(10))")
+            let path = "https://image.aladin.co.kr/product/\(random.below(35_000))/\(random.below(99))"
+            let content = random.next()
+            // The list shows coversum; the detail screen the bigger cover500 of the same book.
+            catalog.register("\(path)/coversum/\(isbn)_1.jpg", ImageDescriptor(contentID: content, width: 85, height: 125, format: .jpeg, quality: 90))
+            catalog.register("\(path)/cover500/\(isbn)_1.jpg", ImageDescriptor(contentID: content, width: 500, height: 730, format: .jpeg, quality: 90))
+            return [
+                "title": "\(query) book \(index)", "link": "http://www.aladin.co.kr/shop/wproduct.aspx?ItemId=\(content % 400_000_000)&amp;partner=openAPI",
+                "author": "Author \(random.below(900))", "pubDate": "2025-12-21", "description": "About \(query).",
+                "isbn": isbn, "isbn13": "979\(isbn)", "itemId": Int(content % 400_000_000), "priceSales": 13_500, "priceStandard": 15_000,
+                "cover": "\(path)/coversum/\(isbn)_1.jpg", "publisher": "Publisher \(random.below(50))", "customerReviewRank": random.below(11),
+            ]
+        }
+        return ["version": "20131101", "title": "알라딘 검색결과 - \(query)", "totalResults": total, "startIndex": start,
+                "itemsPerPage": maxResults, "query": query, "item": items]
+    }
+
+    // MARK: Unsplash: /photos?page=&per_page=
+
+    func unsplash(page: Int, perPage: Int) -> [[String: Any]] {
+        let response = responses.withLock { $0 += 1; return $0 }
+        return (0..<perPage).map { offset in
+            let index = (page - 1) * perPage + offset
+            var random = CatalogRandom(seed, UInt64(index), 15)
+            let content = random.next()
+            let landscape = random.chance(0.5)
+            let (width, height) = landscape ? (5000, 3333) : (3500, 5000)
+            let base = "https://images.unsplash.com/photo-\(1_600_000_000_000 + index)-\(random.hex(12))"
+            // ixid changes per response: the same photo comes back under another URL.
+            let ixid = "M3w\(String(response, radix: 36))fDB8MXxhbGx8\(index)"
+            func sized(_ query: String, _ w: Int) -> String {
+                let url = "\(base)?\(query)&ixid=\(ixid)&ixlib=rb-4.0.3"
+                catalog.register(url, ImageDescriptor(contentID: content, width: w, height: w * height / width, format: .jpeg))
+                return url
+            }
+            let urls = [
+                "raw": sized("crop=entropy&cs=srgb&fm=jpg", min(width, 2400)),
+                "full": sized("crop=entropy&cs=srgb&fm=jpg&q=85", min(width, 2400)),
+                "regular": sized("crop=entropy&cs=tinysrgb&fit=max&fm=jpg&q=80&w=1080", 1080),
+                "small": sized("crop=entropy&cs=tinysrgb&fit=max&fm=jpg&q=80&w=400", 400),
+                "thumb": sized("crop=entropy&cs=tinysrgb&fit=max&fm=jpg&q=80&w=200", 200),
+            ]
+            return ["id": random.hex(11), "created_at": "2023-01-0\(1 + random.below(9))T00:00:00Z", "width": width, "height": height,
+                    "color": "#\(random.hex(6))", "description": NSNull(), "urls": urls, "likes": random.below(5000),
+                    "user": ["id": random.hex(11), "username": "user\(random.below(9999))", "name": "Photographer \(random.below(999))"]]
+        }
+    }
+
+    // MARK: Open market: /api/products?page_no=&items_per_page=
+
+    func market(page: Int, itemsPerPage: Int) -> [String: Any] {
+        let total = 200
+        let first = (page - 1) * itemsPerPage
+        let pages: [[String: Any]] = pageRange(first, itemsPerPage, total).map { index in
+            var random = CatalogRandom(seed, UInt64(index), 4)
+            let vendor = 1 + random.below(12)
+            let thumbnail = "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/\(vendor)/20221118/\(random.hex(32))_thumb"
+                + (random.chance(0.85) ? ".png" : "")  // 15 of 100 real ones have no extension
+            catalog.register(thumbnail, ImageDescriptor(contentID: random.next(), width: 600, height: 600, format: .png))
+            let price = 1_000 * (1 + random.below(300))
+            return ["id": 1_000 + index, "vendor_id": vendor, "name": "Product \(index)", "thumbnail": thumbnail, "currency": "KRW",
+                    "price": price, "bargain_price": price, "discounted_price": 0, "stock": random.below(100),
+                    "created_at": "2022-11-18T00:00:00", "issued_at": "2022-11-18T00:00:00"]
+        }
+        let lastPage = (total + itemsPerPage - 1) / itemsPerPage
+        return ["page_no": page, "items_per_page": itemsPerPage, "total_count": total, "offset": first, "limit": itemsPerPage,
+                "pages": pages, "last_page": lastPage, "has_next": page < lastPage, "has_prev": page > 1]
+    }
+
+    /// The items of one page; empty past the last page (never an invalid range).
+    private func pageRange(_ first: Int, _ size: Int, _ total: Int) -> Range<Int> {
+        let start = min(max(first, 0), total)
+        return start..<min(start + size, total)
+    }
+
+    private func hash(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import OriginServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the loopback origin: synthesised images, the five services' API pages, latency, faults."
+    )
+
+    @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
+    var port = 0
+
+    @Option(help: "Median response latency in milliseconds for every host (0: none).")
+    var latencyMs = 0.0
+
+    @Option(help: "Spread of the log-normal latency.")
+    var latencySigma = 0.5
+
+    @Option(help: "Stop after this many seconds (default: run until interrupted).")
+    var seconds: Double?
+
+    func run() async throws {
+        let latency = latencyMs > 0
+            ? LatencyModel(otherHosts: .init(medianMilliseconds: latencyMs, sigma: latencySigma)) : .none
+        let origin = try await OriginServer.start(.init(port: port, latency: latency))
+        print("""
+            origin listening on \(origin.baseURL)
+              images   \(origin.baseURL)/images/<content id>?w=1200&h=630&fmt=jpeg[&fault=<\(OriginFault.allCases.map(\.rawValue).joined(separator: "|"))>]
+              proxy    \(origin.baseURL)/proxy?u=<an image URL an API page returned>
+              NewsAPI  \(origin.baseURL)/v2/top-headlines?country=kr&page=1&pageSize=20   /v2/everything?q=apple
+              Aladin   \(origin.baseURL)/ttb/api/ItemSearch.aspx?Query=swift&start=1&MaxResults=10
+              Unsplash \(origin.baseURL)/photos?page=1&per_page=15
+              market   \(origin.baseURL)/api/products?page_no=1&items_per_page=20
+            """)
+        if let seconds {
+            try await Task.sleep(for: .seconds(seconds))
+        } else {
+            while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
+        }
+        let statistics = origin.statistics
+        print("served \(statistics.requests) requests, \(statistics.bytesSent) bytes, synthesised \(statistics.imagesSynthesised) images")
+        await origin.stop()
+    }
+}
