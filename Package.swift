@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "OriginServer", targets: ["OriginServer"]),
         .executable(name: "imagecache-bench", targets: ["imagecache-bench"]),
     ],
     dependencies: [

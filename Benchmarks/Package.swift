@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "ImageCacheBench", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
     ],
     targets: [
         .executableTarget(
@@ -18,6 +19,17 @@ let package = Package(
                 .product(name: "ImagePipeline", package: "ImageCacheBench"),
             ],
             path: "Benchmarks/MemoryTier",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Loading",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ImagePipeline", package: "ImageCacheBench"),
+                .product(name: "OriginServer", package: "ImageCacheBench"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/Loading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(

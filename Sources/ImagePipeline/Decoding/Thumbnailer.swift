@@ -86,7 +86,12 @@ public struct Thumbnailer: Sendable {
         _ bytes: UnsafeRawBufferPointer, to request: ThumbnailRequest, header: ImageHeader
     ) throws(VipsFailure) -> VipsImageHandle {
         let size = request.allowsUpscaling ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN
-        switch strategy {
+        // Already within the box (a stored thumbnail, a small cover): nothing to
+        // shrink, so a plain decode does the job with less machinery. Both
+        // sides are checked, since EXIF orientation may swap them.
+        let fits = header.width <= Int(request.pixelWidth) && header.height <= Int(request.pixelHeight)
+            && header.height <= Int(request.pixelWidth) && header.width <= Int(request.pixelHeight)
+        switch fits && !request.allowsUpscaling ? .fullDecode : strategy {
         case .shrinkOnLoad:
             return try VipsImageHandle { out in
                 icb_thumbnail_buffer(

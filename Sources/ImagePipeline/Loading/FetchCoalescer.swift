@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One in-flight operation per key, shared by every caller that asks for the
 /// key while it runs (the fix for every defect of My Market's hand-rolled
 /// version in `../shared/apps.md`):
@@ -8,7 +10,7 @@
 /// - the flight is gone once it finishes, so a request after completion (or
 ///   after the value was evicted) runs the operation again;
 /// - the operation runs at the highest priority among its waiters;
-/// - all state is behind one lock.
+/// - all state is behind one lock; joining is O(1) (flights are mutated in place).
 public final class FetchCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     public typealias Operation = @Sendable () async throws -> Value
 
@@ -31,6 +33,7 @@ public final class FetchCoalescer<Key: Hashable & Sendable, Value: Sendable>: Se
     }
 
     private let state = Locked(State())
+    private let waiterIDs = Atomic<UInt64>(0)
 
     public init() {}
 
@@ -39,7 +42,7 @@ public final class FetchCoalescer<Key: Hashable & Sendable, Value: Sendable>: Se
     public func value(
         for key: Key, priority: TaskPriority = .medium, _ operation: @escaping Operation
     ) async throws -> (Value, Role) {
-        let waiter = state.withLock { $0.nextWaiter() }
+        let waiter = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Value, Role), any Error>) in
                 let start: UInt64? = state.withLock { state in
@@ -101,30 +104,26 @@ extension FetchCoalescer {
     private struct State {
         var flights: [Key: Flight] = [:]
         var statistics = Statistics()
-        var counter: UInt64 = 0
-
-        mutating func nextWaiter() -> UInt64 {
-            counter += 1
-            return counter
-        }
+        var flightCounter: UInt64 = 0
 
         /// Adds a waiter; returns a new flight's id when the caller must start it.
         mutating func join(
             _ key: Key, waiter: UInt64, continuation: CheckedContinuation<(Value, Role), any Error>,
             priority: TaskPriority
         ) -> UInt64? {
-            if var flight = flights[key] {
-                flight.waiters[waiter] = (.joined, continuation)
-                if priority > flight.priority {
-                    flight.priority = priority
-                    if #available(macOS 26.0, *) { flight.task?.escalatePriority(to: priority) }
+            // In place through the subscript: copying the flight out would copy
+            // its waiters on every join (quadratic for a crowd).
+            if flights[key] != nil {
+                flights[key]!.waiters[waiter] = (.joined, continuation)
+                if priority > flights[key]!.priority {
+                    flights[key]!.priority = priority
+                    if #available(macOS 26.0, *) { flights[key]!.task?.escalatePriority(to: priority) }
                 }
-                flights[key] = flight
                 statistics.joined += 1
                 return nil
             }
-            counter += 1
-            var flight = Flight(id: counter, priority: priority)
+            flightCounter += 1
+            var flight = Flight(id: flightCounter, priority: priority)
             flight.waiters[waiter] = (.started, continuation)
             flights[key] = flight
             statistics.started += 1
@@ -133,9 +132,8 @@ extension FetchCoalescer {
 
         /// Records the task of a flight; true when it was abandoned meanwhile.
         mutating func attach(_ task: Task<Void, Never>, to key: Key, flight id: UInt64) -> Bool {
-            guard var flight = flights[key], flight.id == id else { return true }
-            flight.task = task
-            flights[key] = flight
+            guard flights[key]?.id == id else { return true }
+            flights[key]!.task = task
             return false
         }
 
@@ -149,15 +147,12 @@ extension FetchCoalescer {
         /// Removes a cancelled waiter; returns its continuation, and the task to
         /// cancel when it was the last one.
         mutating func leave(_ key: Key, waiter: UInt64) -> (CheckedContinuation<(Value, Role), any Error>?, Task<Void, Never>?) {
-            guard var flight = flights[key], let removed = flight.waiters.removeValue(forKey: waiter) else { return (nil, nil) }
+            guard flights[key] != nil, let removed = flights[key]!.waiters.removeValue(forKey: waiter) else { return (nil, nil) }
             statistics.waitersCancelled += 1
-            guard flight.waiters.isEmpty else {
-                flights[key] = flight
-                return (removed.continuation, nil)
-            }
-            flights[key] = nil
+            guard flights[key]!.waiters.isEmpty else { return (removed.continuation, nil) }
+            let task = flights.removeValue(forKey: key)?.task
             statistics.operationsCancelled += 1
-            return (removed.continuation, flight.task)
+            return (removed.continuation, task)
         }
     }
 }
