@@ -18,16 +18,7 @@ public struct ImageDescriptor: Hashable, Sendable, Codable {
         self.quality = quality
     }
 
-    var encodedFormat: EncodedFormat {
-        switch format {
-        case .jpeg: .jpeg(quality: quality)
-        case .png: .png(compression: 6)
-        case .webp: .webp(quality: quality)
-        case .gif: .gif
-        case .heic: .heic(quality: quality)
-        case .avif: .avif(quality: quality)
-        }
-    }
+    var encodedFormat: EncodedFormat { EncodedFormat(format, quality: quality) }
 
     var storeKey: String { "\(contentID)-\(width)x\(height)-\(quality).\(format.rawValue)" }
 

@@ -16,6 +16,18 @@ public enum EncodedFormat: Sendable, Hashable {
     /// AVIF (AV1) at a quality of 1–100, where libheif has an encoder.
     case avif(quality: Int)
 
+    /// The usual encoding of `format`: `quality` for the lossy ones, PNG at level 6.
+    public init(_ format: ImageFormat, quality: Int) {
+        switch format {
+        case .jpeg: self = .jpeg(quality: quality)
+        case .png: self = .png(compression: 6)
+        case .webp: self = .webp(quality: quality)
+        case .gif: self = .gif
+        case .heic: self = .heic(quality: quality)
+        case .avif: self = .avif(quality: quality)
+        }
+    }
+
     public var imageFormat: ImageFormat {
         switch self {
         case .jpeg: .jpeg
