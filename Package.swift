@@ -49,7 +49,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "Replay", dependencies: ["ImagePipeline", "OriginServer"], swiftSettings: strict),
+        .target(name: "Workloads", dependencies: ["ImagePipeline"], swiftSettings: strict),
+        .target(name: "Replay", dependencies: ["ImagePipeline", "OriginServer", "Workloads"], swiftSettings: strict),
         .executableTarget(
             name: "imagecache-bench",
             dependencies: [
@@ -59,6 +60,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"], swiftSettings: strict),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads"], swiftSettings: strict),
         .testTarget(
             name: "LoadingTests",
             dependencies: ["ImagePipeline", "OriginServer", .product(name: "AsyncHTTPClient", package: "async-http-client")],

@@ -32,4 +32,20 @@ struct OriginServerTests {
         try await fetcher.shutdown()
         await origin.stop()
     }
+
+    @Test("a request queued behind a busy pool fails as noConnectionAvailable, not as a slow server")
+    func poolExhausted() async throws {
+        let origin = try await startOrigin()
+        let fetcher = HTTPImageFetcher(.init(connectionsPerHost: 1, connectTimeout: .milliseconds(300)))
+        let slow = origin.url(for: ImageDescriptor(contentID: 9, width: 1200, height: 900, format: .png), fault: .slowDrip)
+        let holding = Task { try await fetcher.fetch(slow) }
+        try await Task.sleep(for: .milliseconds(100))
+        await #expect(throws: FetchError.noConnectionAvailable) {
+            try await fetcher.fetch(origin.url(for: ImageDescriptor(contentID: 10, width: 64, height: 64, format: .jpeg)))
+        }
+        holding.cancel()
+        _ = try? await holding.value
+        try await fetcher.shutdown()
+        await origin.stop()
+    }
 }

@@ -12,6 +12,9 @@ import Synchronization
 public final class HTTPImageFetcher: ImageFetcher {
     public struct Configuration: Sendable {
         public var connectionsPerHost: Int
+        /// Bounds both opening a connection and, in AsyncHTTPClient, waiting for
+        /// one of the host's pooled connections to come free: keep it long
+        /// enough for a page of requests queued behind `connectionsPerHost`.
         public var connectTimeout: Duration
         /// Until the response head arrives.
         public var headTimeout: Duration
@@ -22,7 +25,7 @@ public final class HTTPImageFetcher: ImageFetcher {
         public var acceptsOctetStream: Bool
 
         public init(
-            connectionsPerHost: Int = 6, connectTimeout: Duration = .seconds(2), headTimeout: Duration = .seconds(10),
+            connectionsPerHost: Int = 6, connectTimeout: Duration = .seconds(10), headTimeout: Duration = .seconds(10),
             readTimeout: Duration = .seconds(5), maxBodyBytes: Int = 32 << 20, acceptsOctetStream: Bool = true
         ) {
             self.connectionsPerHost = connectionsPerHost
@@ -124,9 +127,8 @@ public final class HTTPImageFetcher: ImageFetcher {
         if error is FetchError || error is CancellationError { return error }
         if let client = error as? HTTPClientError {
             if client == .cancelled { return CancellationError() }
-            if [.deadlineExceeded, .readTimeout, .connectTimeout, .getConnectionFromPoolTimeout].contains(client) {
-                return FetchError.timedOut
-            }
+            if client == .getConnectionFromPoolTimeout { return FetchError.noConnectionAvailable }
+            if [.deadlineExceeded, .readTimeout, .connectTimeout].contains(client) { return FetchError.timedOut }
             if [.invalidURL, .emptyHost, .emptyScheme].contains(client) { return FetchError.invalidURL("\(client)") }
             if client == .remoteConnectionClosed { return FetchError.truncated(received: 0, expected: nil) }
             return FetchError.connection("\(client)")

@@ -28,6 +28,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The connection closed before the body was complete.
     case truncated(received: Int, expected: Int?)
     case timedOut
+    /// Queued for one of the host's pooled connections longer than the connect
+    /// timeout: more requests in flight than `connectionsPerHost` can serve.
+    case noConnectionAvailable
     case connection(String)
 
     public var description: String {
@@ -39,6 +42,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated(let received, let expected):
             "body cut short after \(received) bytes" + (expected.map { " of \($0)" } ?? "")
         case .timedOut: "timed out"
+        case .noConnectionAvailable: "no pooled connection came free within the connect timeout"
         case .connection(let detail): "connection failed: \(detail)"
         }
     }

@@ -1,0 +1,144 @@
+/// The first line of a trace file.
+public struct TraceHeader: Codable, Sendable, Equatable {
+    /// The trace format's version; readers refuse versions they do not know.
+    public static let currentSchema = 1
+
+    public var schema: Int
+    /// Which app the trace models ("ArticleProject", "Vanilladin", …).
+    public var app: String
+    public var modelVersion: String
+    public var seed: UInt64
+    public var sessions: Int
+    /// The command that produced the file.
+    public var generator: String
+
+    public init(app: String, modelVersion: String, seed: UInt64, sessions: Int, generator: String, schema: Int = currentSchema) {
+        self.schema = schema
+        self.app = app
+        self.modelVersion = modelVersion
+        self.seed = seed
+        self.sessions = sessions
+        self.generator = generator
+    }
+}
+
+/// One image a screen asks for, with the ground truth of what the server returns.
+public struct ImageRequestEvent: Codable, Sendable, Equatable {
+    /// Unique within the trace; `cancel` events refer to it.
+    public var id: Int
+    /// The URL as the app saw it (keys are computed on it).
+    public var url: String
+    /// Ground truth: which picture the server returns for this request.
+    public var content: UInt64
+    /// Encoded size in bytes.
+    public var bytes: Int
+    public var width: Int
+    public var height: Int
+    public var format: String
+    /// The display box in points, and the screen scale.
+    public var boxWidth: Int
+    public var boxHeight: Int
+    public var scale: Double
+    public var priority: Priority
+
+    public enum Priority: String, Codable, Sendable { case visible, prefetch }
+
+    public init(id: Int, url: String, content: UInt64, bytes: Int, width: Int, height: Int, format: String,
+                boxWidth: Int, boxHeight: Int, scale: Double, priority: Priority) {
+        self.id = id
+        self.url = url
+        self.content = content
+        self.bytes = bytes
+        self.width = width
+        self.height = height
+        self.format = format
+        self.boxWidth = boxWidth
+        self.boxHeight = boxHeight
+        self.scale = scale
+        self.priority = priority
+    }
+}
+
+/// What happens in a session, in order. Times are milliseconds from the session's start.
+public enum TraceEventKind: Sendable, Equatable {
+    /// A new session starts (numbered from 1).
+    case session(Int)
+    /// An API page request (a list page, a search, a refresh).
+    case api(url: String)
+    case image(ImageRequestEvent)
+    /// The request with this id is no longer wanted (a cell was reused).
+    case cancel(id: Int)
+    case memoryWarning(level: String)
+    /// The app restarts: memory cold, disk warm.
+    case relaunch
+    /// The device goes offline (true) or back online (false).
+    case offline(Bool)
+    /// A URL's content changed or was deleted (a product edit).
+    case invalidate(url: String)
+}
+
+public struct TraceEvent: Sendable, Equatable {
+    public var time: Int
+    public var kind: TraceEventKind
+
+    public init(time: Int, _ kind: TraceEventKind) {
+        self.time = time
+        self.kind = kind
+    }
+}
+
+extension TraceEvent: Codable {
+    private enum Keys: String, CodingKey {
+        case type, t, session, url, image, id, level, offline
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        time = try container.decode(Int.self, forKey: .t)
+        guard time >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .t, in: container, debugDescription: "time is negative")
+        }
+        switch try container.decode(String.self, forKey: .type) {
+        case "session": kind = .session(try container.decode(Int.self, forKey: .session))
+        case "api": kind = .api(url: try container.decode(String.self, forKey: .url))
+        case "image": kind = .image(try container.decode(ImageRequestEvent.self, forKey: .image))
+        case "cancel": kind = .cancel(id: try container.decode(Int.self, forKey: .id))
+        case "memoryWarning": kind = .memoryWarning(level: try container.decode(String.self, forKey: .level))
+        case "relaunch": kind = .relaunch
+        case "offline": kind = .offline(try container.decode(Bool.self, forKey: .offline))
+        case "invalidate": kind = .invalidate(url: try container.decode(String.self, forKey: .url))
+        case let other:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type \"\(other)\"")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(time, forKey: .t)
+        switch kind {
+        case .session(let number):
+            try container.encode("session", forKey: .type)
+            try container.encode(number, forKey: .session)
+        case .api(let url):
+            try container.encode("api", forKey: .type)
+            try container.encode(url, forKey: .url)
+        case .image(let image):
+            try container.encode("image", forKey: .type)
+            try container.encode(image, forKey: .image)
+        case .cancel(let id):
+            try container.encode("cancel", forKey: .type)
+            try container.encode(id, forKey: .id)
+        case .memoryWarning(let level):
+            try container.encode("memoryWarning", forKey: .type)
+            try container.encode(level, forKey: .level)
+        case .relaunch:
+            try container.encode("relaunch", forKey: .type)
+        case .offline(let offline):
+            try container.encode("offline", forKey: .type)
+            try container.encode(offline, forKey: .offline)
+        case .invalidate(let url):
+            try container.encode("invalidate", forKey: .type)
+            try container.encode(url, forKey: .url)
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// Why a trace could not be read or written, with the place: `file:line: what is wrong`.
+public enum TraceError: Error, Equatable, CustomStringConvertible {
+    case malformed(file: String, line: Int, reason: String)
+    case missingHeader(file: String)
+    case unsupportedSchema(file: String, found: Int, supported: Int)
+    case io(file: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let file, let line, let reason): "\(file):\(line): \(reason)"
+        case .missingHeader(let file): "\(file):1: the first line must be the trace header"
+        case .unsupportedSchema(let file, let found, let supported):
+            "\(file):1: trace schema \(found) is not supported (this reader knows \(supported))"
+        case .io(let file, let reason): "\(file): \(reason)"
+        }
+    }
+}
+
+/// Reads a trace one line at a time in fixed-size chunks, so a file of
+/// millions of events is read in bounded memory.
+public struct TraceReader {
+    public let path: String
+    public let header: TraceHeader
+    private var lines: LineReader
+    private let decoder = JSONDecoder()
+
+    public init(path: String) throws(TraceError) {
+        self.path = path
+        lines = try LineReader(path: path)
+        guard let (number, line) = try lines.next() else { throw .missingHeader(file: path) }
+        let header: TraceHeader
+        do {
+            header = try decoder.decode(TraceHeader.self, from: Data(line.utf8))
+        } catch {
+            guard number == 1 else { throw .malformed(file: path, line: number, reason: Self.explain(error)) }
+            throw .missingHeader(file: path)
+        }
+        guard header.schema == TraceHeader.currentSchema else {
+            throw .unsupportedSchema(file: path, found: header.schema, supported: TraceHeader.currentSchema)
+        }
+        self.header = header
+    }
+
+    /// The next event, or nil at the end of the file.
+    public mutating func next() throws(TraceError) -> TraceEvent? {
+        guard let (number, line) = try lines.next() else { return nil }
+        do {
+            return try decoder.decode(TraceEvent.self, from: Data(line.utf8))
+        } catch {
+            throw .malformed(file: path, line: number, reason: Self.explain(error))
+        }
+    }
+
+    /// Every remaining event (for small traces and tests).
+    public mutating func readAll() throws(TraceError) -> [TraceEvent] {
+        var events: [TraceEvent] = []
+        while let event = try next() { events.append(event) }
+        return events
+    }
+
+    /// A decoding error as one readable clause.
+    private static func explain(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            "missing field \"\(path(context.codingPath + [key]))\""
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "wrong type for \"\(path(context.codingPath))\": \(context.debugDescription)"
+        case DecodingError.dataCorrupted(let context):
+            context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)): \(context.debugDescription)"
+        default:
+            String(describing: error)
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map(\.stringValue).joined(separator: ".")
+    }
+}
+
+/// Splits a file into lines, reading 64 KB at a time; skips blank lines,
+/// tolerates CRLF, and numbers lines from 1.
+struct LineReader {
+    private let handle: FileHandle
+    private let path: String
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var number = 0
+    private var atEnd = false
+
+    init(path: String) throws(TraceError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .io(file: path, reason: "cannot open for reading") }
+        self.handle = handle
+        self.path = path
+    }
+
+    mutating func next() throws(TraceError) -> (Int, String)? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                number += 1
+                var end = newline
+                if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                let line = String(decoding: buffer[start..<end], as: UTF8.self)
+                start = newline + 1
+                if line.allSatisfy(\.isWhitespace) { continue }
+                return (number, line)
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                number += 1
+                let line = String(decoding: buffer[start...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                start = buffer.count
+                return line.isEmpty ? nil : (number, line)
+            }
+            buffer.removeFirst(start)
+            start = 0
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 64 << 10) } catch { throw .io(file: path, reason: "\(error)") }
+            if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
+        }
+    }
+}
+
+/// Writes a trace: the header, then one event per line, buffered.
+public final class TraceWriter {
+    public let path: String
+    private let handle: FileHandle
+    private var pending = Data()
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    public init(path: String, header: TraceHeader) throws(TraceError) {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw .io(file: path, reason: "cannot create")
+        }
+        self.handle = handle
+        try write(header)
+    }
+
+    public func append(_ event: TraceEvent) throws(TraceError) {
+        try write(event)
+        if pending.count >= 64 << 10 { try flush() }
+    }
+
+    /// Writes what is buffered and closes the file.
+    public func close() throws(TraceError) {
+        try flush()
+        do { try handle.close() } catch { throw .io(file: path, reason: "\(error)") }
+    }
+
+    private func write(_ value: some Encodable) throws(TraceError) {
+        do { pending.append(try encoder.encode(value)) } catch { throw .io(file: path, reason: "\(error)") }
+        pending.append(UInt8(ascii: "\n"))
+    }
+
+    private func flush() throws(TraceError) {
+        do { try handle.write(contentsOf: pending) } catch { throw .io(file: path, reason: "\(error)") }
+        pending.removeAll(keepingCapacity: true)
+    }
+}
