@@ -94,12 +94,6 @@ public enum LibVips {
     /// must not write to stderr).
     public static var warningCount: Int { Int(icb_warning_count()) }
 
-    /// Bytes libvips has allocated for pixel buffers right now.
-    public static var trackedPixelBytes: Int { Int(vips_tracked_get_mem()) }
-
-    /// Empties the libvips operation cache (it holds references to images).
-    public static func dropOperationCache() { vips_cache_drop_all() }
-
     /// Reads and clears the libvips error buffer in one call and keeps its last
     /// line. The buffer is process-wide and some loaders append warnings to it
     /// even when a load succeeds, so earlier lines may belong to another image;

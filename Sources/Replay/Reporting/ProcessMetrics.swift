@@ -19,11 +19,6 @@ public enum ProcessMetrics {
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
-
-    /// Open file descriptors of this process; 0 where /proc is unavailable.
-    public static var openFileDescriptors: Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
-    }
 }
 
 /// The median of a sample: the figure least moved by a noisy neighbour.
