@@ -49,8 +49,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "Workloads", dependencies: ["ImagePipeline"], swiftSettings: strict),
-        .target(name: "Replay", dependencies: ["ImagePipeline", "OriginServer", "Workloads"], swiftSettings: strict),
+        // zlib, for gzip-compressed traces.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "Workloads",
+            dependencies: ["ImagePipeline", "CZlib", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Replay",
+            dependencies: [
+                "ImagePipeline", "OriginServer", "Workloads",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "imagecache-bench",
             dependencies: [

@@ -27,13 +27,15 @@ final class OriginRoutes: Sendable {
             let query = request.uri.queryParameters
             return self.json(self.services.news(
                 endpoint: "top-headlines", topic: "country-" + (query.get("country") ?? "us"),
-                page: max(query.get("page", as: Int.self) ?? 1, 1), pageSize: min(max(query.get("pageSize", as: Int.self) ?? 20, 1), 100)))
+                page: max(query.get("page", as: Int.self) ?? 1, 1), pageSize: min(max(query.get("pageSize", as: Int.self) ?? 20, 1), 100),
+                clock: Self.clock(query)))
         }
         router.get("/v2/everything") { request, _ in
             let query = request.uri.queryParameters
             return self.json(self.services.news(
                 endpoint: "everything", topic: query.get("q") ?? "",
-                page: max(query.get("page", as: Int.self) ?? 1, 1), pageSize: min(max(query.get("pageSize", as: Int.self) ?? 20, 1), 100)))
+                page: max(query.get("page", as: Int.self) ?? 1, 1), pageSize: min(max(query.get("pageSize", as: Int.self) ?? 20, 1), 100),
+                clock: Self.clock(query)))
         }
         router.get("/ttb/api/ItemSearch.aspx") { request, _ in
             let query = request.uri.queryParameters
@@ -44,14 +46,33 @@ final class OriginRoutes: Sendable {
         router.get("/photos") { request, _ in
             let query = request.uri.queryParameters
             return self.json(self.services.unsplash(
-                page: max(query.get("page", as: Int.self) ?? 1, 1), perPage: min(max(query.get("per_page", as: Int.self) ?? 10, 1), 30)))
+                page: max(query.get("page", as: Int.self) ?? 1, 1), perPage: min(max(query.get("per_page", as: Int.self) ?? 10, 1), 30),
+                clock: Self.clock(query)))
         }
         router.get("/api/products") { request, _ in
             let query = request.uri.queryParameters
             return self.json(self.services.market(
                 page: max(query.get("page_no", as: Int.self) ?? 1, 1),
-                itemsPerPage: min(max(query.get("items_per_page", as: Int.self) ?? 20, 1), 100)))
+                itemsPerPage: min(max(query.get("items_per_page", as: Int.self) ?? 20, 1), 100),
+                search: query.get("search_value"), clock: Self.clock(query)))
         }
+        router.get("/api/banners") { _, _ in self.json(self.services.banners()) }
+        router.patch("/api/products/:id") { _, context in
+            guard let id = context.parameters.get("id", as: Int.self), self.services.editProduct(id) else {
+                return Response(status: .notFound)
+            }
+            return Response(status: .ok)
+        }
+        router.delete("/api/products/:id") { _, context in
+            guard let id = context.parameters.get("id", as: Int.self) else { return Response(status: .badRequest) }
+            self.services.deleteProduct(id)
+            return Response(status: .noContent)
+        }
+    }
+
+    /// Minutes since the workload's epoch (`clock=`): feeds move on as it grows.
+    private static func clock(_ query: Parameters) -> Int {
+        max(query.get("clock", as: Int.self) ?? 0, 0)
     }
 
     /// Serves the image the catalog says an original URL shows.

@@ -7,7 +7,8 @@ struct ImageCacheBench: AsyncParsableCommand {
         abstract: "Benchmarks and stress-tests image caches on recorded app workloads.",
         subcommands: [
             ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self,
-            DiskTortureCommand.self, ServeCommand.self,
+            DiskTortureCommand.self, ServeCommand.self, RecordCommand.self,
+            ImportCommand.self, ExportCommand.self, StatsCommand.self,
         ],
         defaultSubcommand: ThumbnailsCommand.self
     )

@@ -96,7 +96,7 @@ struct APIPagesTests {
         origin.catalog.edit(thumbnail)
         let after = try await fetcher.fetch(origin.proxyURL(for: thumbnail))
         #expect(before.data != after.data)
-        #expect(try Thumbnailer().header(of: after.data).width == 600)
+        #expect(try Thumbnailer().header(of: after.data).width == 300)
         let lastPage = try await page(origin, "/api/products?page_no=10&items_per_page=20") as! [String: Any]
         #expect(lastPage["has_next"] as? Bool == false)
         try await fetcher.shutdown()

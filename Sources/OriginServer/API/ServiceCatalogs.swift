@@ -9,6 +9,8 @@ final class ServiceCatalogs: Sendable {
     let catalog: OriginCatalog
     /// Unsplash's `ixid` differs per response: a counter makes it so.
     private let responses = Locked<UInt64>(0)
+    /// Products deleted through the API.
+    private let deleted = Locked<Set<Int>>([])
 
     init(seed: UInt64, catalog: OriginCatalog) {
         self.seed = seed
@@ -17,13 +19,18 @@ final class ServiceCatalogs: Sendable {
 
     // MARK: NewsAPI: /v2/top-headlines?country=&page=&pageSize=, /v2/everything?q=&page=&pageSize=
 
-    func news(endpoint: String, topic: String, page: Int, pageSize: Int) -> [String: Any] {
+    /// Newest first; one new article arrives every 45 minutes of `clock` and pushes the others down.
+    func news(endpoint: String, topic: String, page: Int, pageSize: Int, clock: Int) -> [String: Any] {
         var sizing = CatalogRandom(seed, hash(topic))
         let total = 37 + Int(sizing.next() % 60)
         let start = (page - 1) * pageSize
-        let articles = pageRange(start, pageSize, total).map { article(topic: topic, index: $0) }
+        let newest = Self.firstIndex + clock / 45
+        let articles = pageRange(start, pageSize, total).map { article(topic: topic, index: newest - $0) }
         return ["status": "ok", "totalResults": total, "articles": articles]
     }
+
+    /// Items are numbered from here so that newer ones (higher numbers) never run out.
+    static let firstIndex = 100_000
 
     private func article(topic: String, index: Int) -> [String: Any] {
         var random = CatalogRandom(seed, hash(topic), UInt64(index))
@@ -99,14 +106,17 @@ final class ServiceCatalogs: Sendable {
 
     // MARK: Unsplash: /photos?page=&per_page=
 
-    func unsplash(page: Int, perPage: Int) -> [[String: Any]] {
+    /// Latest first; a new photo every 20 minutes of `clock`.
+    func unsplash(page: Int, perPage: Int, clock: Int) -> [[String: Any]] {
         let response = responses.withLock { $0 += 1; return $0 }
+        let newest = Self.firstIndex + clock / 20
         return (0..<perPage).map { offset in
-            let index = (page - 1) * perPage + offset
+            let index = newest - ((page - 1) * perPage + offset)
             var random = CatalogRandom(seed, UInt64(index), 15)
             let content = random.next()
-            let landscape = random.chance(0.5)
-            let (width, height) = landscape ? (5000, 3333) : (3500, 5000)
+            // Originals several thousand pixels wide, in the aspect ratios cameras and phones produce.
+            let (width, height) = [(6000, 4000), (4000, 6000), (5472, 3648), (3024, 4032), (4032, 3024), (5184, 2916),
+                                   (4000, 5000), (4480, 4480)][random.below(8)]
             let base = "https://images.unsplash.com/photo-\(1_600_000_000_000 + index)-\(random.hex(12))"
             // ixid changes per response: the same photo comes back under another URL.
             let ixid = "M3w\(String(response, radix: 36))fDB8MXxhbGx8\(index)"
@@ -128,25 +138,60 @@ final class ServiceCatalogs: Sendable {
         }
     }
 
-    // MARK: Open market: /api/products?page_no=&items_per_page=
+    // MARK: Open market: /api/products?page_no=&items_per_page=&search_value=, /api/banners
 
-    func market(page: Int, itemsPerPage: Int) -> [String: Any] {
-        let total = 200
+    /// Newest first; a product is registered every two hours of `clock`. A
+    /// search keeps about one product in five; deleted products are gone.
+    func market(page: Int, itemsPerPage: Int, search: String?, clock: Int) -> [String: Any] {
+        let newest = Self.firstIndex + clock / 120
+        let gone = deleted.withLock { $0 }
+        let matching = (newest - 199...newest).reversed().filter { index in
+            !gone.contains(index) && (search.map { (hash($0) ^ UInt64(index)) % 5 == 0 } ?? true)
+        }
+        let total = matching.count
         let first = (page - 1) * itemsPerPage
-        let pages: [[String: Any]] = pageRange(first, itemsPerPage, total).map { index in
+        let pages: [[String: Any]] = pageRange(first, itemsPerPage, total).map { position in
+            let index = matching[position]
             var random = CatalogRandom(seed, UInt64(index), 4)
             let vendor = 1 + random.below(12)
-            let thumbnail = "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/\(vendor)/20221118/\(random.hex(32))_thumb"
-                + (random.chance(0.85) ? ".png" : "")  // 15 of 100 real ones have no extension
-            catalog.register(thumbnail, ImageDescriptor(contentID: random.next(), width: 600, height: 600, format: .png))
             let price = 1_000 * (1 + random.below(300))
-            return ["id": 1_000 + index, "vendor_id": vendor, "name": "Product \(index)", "thumbnail": thumbnail, "currency": "KRW",
+            return ["id": index, "vendor_id": vendor, "name": "Product \(index)", "thumbnail": productThumbnail(index), "currency": "KRW",
                     "price": price, "bargain_price": price, "discounted_price": 0, "stock": random.below(100),
                     "created_at": "2022-11-18T00:00:00", "issued_at": "2022-11-18T00:00:00"]
         }
-        let lastPage = (total + itemsPerPage - 1) / itemsPerPage
+        let lastPage = max(1, (total + itemsPerPage - 1) / itemsPerPage)
         return ["page_no": page, "items_per_page": itemsPerPage, "total_count": total, "offset": first, "limit": itemsPerPage,
                 "pages": pages, "last_page": lastPage, "has_next": page < lastPage, "has_prev": page > 1]
+    }
+
+    /// A product's thumbnail URL (registered in the catalog with what it shows).
+    func productThumbnail(_ index: Int) -> String {
+        var random = CatalogRandom(seed, UInt64(index), 4)
+        let vendor = 1 + random.below(12)
+        let thumbnail = "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/\(vendor)/20221118/\(random.hex(32))_thumb"
+            + (random.chance(0.85) ? ".png" : "")  // 15 of 100 real ones have no extension
+        catalog.register(thumbnail, ImageDescriptor(contentID: random.next(), width: 300, height: 300, format: .png))
+        return thumbnail
+    }
+
+    /// A seller edits a product: its thumbnail URL now shows another picture.
+    func editProduct(_ index: Int) -> Bool {
+        catalog.edit(productThumbnail(index)) != nil
+    }
+
+    func deleteProduct(_ index: Int) {
+        deleted.withLock { _ = $0.insert(index) }
+    }
+
+    /// The carousel's few banner images.
+    func banners() -> [String: Any] {
+        let banners: [[String: Any]] = (1...5).map { number in
+            let url = "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/banner/banner\(number).jpg"
+            var random = CatalogRandom(seed, UInt64(number), 5)
+            catalog.register(url, ImageDescriptor(contentID: random.next(), width: 1170, height: 600, format: .jpeg))
+            return ["id": number, "image_url": url]
+        }
+        return ["banners": banners]
     }
 
     /// The items of one page; empty past the last page (never an invalid range).

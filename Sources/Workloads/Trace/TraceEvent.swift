@@ -40,11 +40,13 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
     public var boxHeight: Int
     public var scale: Double
     public var priority: Priority
+    /// How long the recorded fetch took, when the recording knows (HAR imports).
+    public var fetchMilliseconds: Int?
 
     public enum Priority: String, Codable, Sendable { case visible, prefetch }
 
     public init(id: Int, url: String, content: UInt64, bytes: Int, width: Int, height: Int, format: String,
-                boxWidth: Int, boxHeight: Int, scale: Double, priority: Priority) {
+                boxWidth: Int, boxHeight: Int, scale: Double, priority: Priority, fetchMilliseconds: Int? = nil) {
         self.id = id
         self.url = url
         self.content = content
@@ -56,6 +58,7 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
         self.boxHeight = boxHeight
         self.scale = scale
         self.priority = priority
+        self.fetchMilliseconds = fetchMilliseconds
     }
 }
 

@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 
 /// Why a trace could not be read or written, with the place: `file:line: what is wrong`.
@@ -23,7 +24,7 @@ public enum TraceError: Error, Equatable, CustomStringConvertible {
 public struct TraceReader {
     public let path: String
     public let header: TraceHeader
-    private var lines: LineReader
+    private let lines: LineReader
     private let decoder = JSONDecoder()
 
     public init(path: String) throws(TraceError) {
@@ -80,9 +81,10 @@ public struct TraceReader {
 }
 
 /// Splits a file into lines, reading 64 KB at a time; skips blank lines,
-/// tolerates CRLF, and numbers lines from 1.
-struct LineReader {
-    private let handle: FileHandle
+/// tolerates CRLF, and numbers lines from 1. Gzip-compressed files are
+/// inflated on the fly (zlib reads plain files unchanged).
+final class LineReader {
+    private let file: gzFile
     private let path: String
     private var buffer: [UInt8] = []
     private var start = 0
@@ -90,12 +92,16 @@ struct LineReader {
     private var atEnd = false
 
     init(path: String) throws(TraceError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .io(file: path, reason: "cannot open for reading") }
-        self.handle = handle
+        guard FileManager.default.isReadableFile(atPath: path), let file = gzopen(path, "rb") else {
+            throw .io(file: path, reason: "cannot open for reading")
+        }
+        self.file = file
         self.path = path
     }
 
-    mutating func next() throws(TraceError) -> (Int, String)? {
+    deinit { gzclose(file) }
+
+    func next() throws(TraceError) -> (Int, String)? {
         while true {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 number += 1
@@ -115,17 +121,31 @@ struct LineReader {
             }
             buffer.removeFirst(start)
             start = 0
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: 64 << 10) } catch { throw .io(file: path, reason: "\(error)") }
-            if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
+            try fill()
         }
+    }
+
+    private func fill() throws(TraceError) {
+        let chunk = 64 << 10
+        let old = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        let read = buffer.withUnsafeMutableBytes { gzread(file, $0.baseAddress! + old, UInt32(chunk)) }
+        guard read >= 0 else {
+            var code: Int32 = 0
+            let message = gzerror(file, &code).map { String(cString: $0) } ?? "read failed"
+            throw .io(file: path, reason: "damaged compressed data after line \(number) (\(message))")
+        }
+        buffer.removeLast(chunk - Int(read))
+        if read == 0 { atEnd = true }
     }
 }
 
 /// Writes a trace: the header, then one event per line, buffered.
+/// A path ending in `.gz` is written gzip-compressed (deterministically: no
+/// name or time in the gzip header).
 public final class TraceWriter {
     public let path: String
-    private let handle: FileHandle
+    private let file: gzFile
     private var pending = Data()
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -135,11 +155,10 @@ public final class TraceWriter {
 
     public init(path: String, header: TraceHeader) throws(TraceError) {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
+        guard let file = gzopen(path, path.hasSuffix(".gz") ? "wb9" : "wbT") else {
             throw .io(file: path, reason: "cannot create")
         }
-        self.handle = handle
+        self.file = file
         try write(header)
     }
 
@@ -151,7 +170,7 @@ public final class TraceWriter {
     /// Writes what is buffered and closes the file.
     public func close() throws(TraceError) {
         try flush()
-        do { try handle.close() } catch { throw .io(file: path, reason: "\(error)") }
+        guard gzclose(file) == Z_OK else { throw .io(file: path, reason: "could not finish writing") }
     }
 
     private func write(_ value: some Encodable) throws(TraceError) {
@@ -160,7 +179,8 @@ public final class TraceWriter {
     }
 
     private func flush() throws(TraceError) {
-        do { try handle.write(contentsOf: pending) } catch { throw .io(file: path, reason: "\(error)") }
+        let written = pending.withUnsafeBytes { gzwrite(file, $0.baseAddress, UInt32($0.count)) }
+        guard written == pending.count else { throw .io(file: path, reason: "write failed (disk full?)") }
         pending.removeAll(keepingCapacity: true)
     }
 }

@@ -1,0 +1,22 @@
+import Foundation
+import Workloads
+
+/// Trace statistics as a table for people (one row per trace).
+public enum TraceStatisticsTable {
+    public static func render(_ traces: [(name: String, statistics: TraceStatistics)]) -> String {
+        let strategies = TraceStatistics.hazardStrategies.map(\.description)
+        var table = TextTable([("trace", .left), ("sessions", .right), ("images", .right), ("cancels", .right), ("API", .right),
+                               ("URLs", .right), ("contents", .right), ("MB asked", .right), ("MB unique", .right), ("reuse", .right),
+                               ("dist p50/p90/p99", .right)] + strategies.map { ("wrong key: \($0)", .right) })
+        for (name, s) in traces {
+            table.append([name, "\(s.sessions)", "\(s.imageRequests)", "\(s.cancels)", "\(s.apiRequests)", "\(s.uniqueURLs)",
+                          "\(s.uniqueContents)", megabytes(s.requestedBytes), megabytes(s.uniqueBytes),
+                          String(format: "%.1f%%", s.reuseRatio * 100),
+                          "\(s.reuseDistanceP50)/\(s.reuseDistanceP90)/\(s.reuseDistanceP99)"]
+                         + strategies.map { "\(s.wrongKeyHazards[$0] ?? 0)" })
+        }
+        return table.render()
+    }
+
+    private static func megabytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+}

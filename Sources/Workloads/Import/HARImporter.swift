@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+import ImagePipeline
+
+/// Turns a HAR 1.2 file (what browser dev tools, Charles, Proxyman and
+/// mitmproxy export) into a trace: every image response (by content type)
+/// becomes an image request with its size and fetch time, every JSON response
+/// an API page. With bodies in the HAR, the content id is a hash of the bytes
+/// and the dimensions are read from the image header; without them the
+/// content id is a hash of the URL (one URL, one picture) and the size unknown (0).
+public enum HARImporter {
+    public struct Summary: Sendable, Equatable {
+        public var entries = 0
+        public var images = 0
+        public var apiPages = 0
+        public var skipped = 0
+    }
+
+    public static func importFile(_ path: String, to output: String, generator: String) throws -> Summary {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ImportError.unreadable(file: path, reason: "cannot read (\(error.localizedDescription))")
+        }
+        let events = try events(from: data, file: path)
+        let writer = try TraceWriter(path: output, header: TraceHeader(
+            app: "HAR \(URL(fileURLWithPath: path).lastPathComponent)", modelVersion: "har-1.2", seed: 0, sessions: 1, generator: generator))
+        try writer.append(TraceEvent(time: 0, .session(1)))
+        var summary = Summary()
+        summary.entries = events.entries
+        for event in events.events {
+            switch event.kind {
+            case .image: summary.images += 1
+            case .api: summary.apiPages += 1
+            default: break
+            }
+            try writer.append(event)
+        }
+        summary.skipped = summary.entries - summary.images - summary.apiPages
+        try writer.close()
+        return summary
+    }
+
+    /// The events of one HAR document, in start order, times from the first entry.
+    static func events(from data: Data, file: String) throws(ImportError) -> (events: [TraceEvent], entries: Int) {
+        let root = try JSONNode.parse(data, file: file)
+        let log = try root.required("log")
+        let entries = try log.required("entries").array()
+        var timed: [(start: Double, event: TraceEventKind)] = []
+        var nextID = 0
+        for entry in entries {
+            let start = try startTime(entry.required("startedDateTime"))
+            let request = try entry.required("request")
+            let response = try entry.required("response")
+            let url = try request.required("url").string()
+            let status = try response.required("status").int()
+            let content = try response.required("content")
+            let mime = try content.optional("mimeType")?.string().lowercased() ?? ""
+            guard (200..<300).contains(status) else { continue }
+            if mime.hasPrefix("application/json") {
+                timed.append((start, .api(url: url)))
+                continue
+            }
+            guard mime.hasPrefix("image/") else { continue }
+            let body = try Self.body(content)
+            var size = try content.optional("size")?.int() ?? -1
+            if size < 0 { size = try response.optional("bodySize")?.int() ?? 0 }
+            var width = 0, height = 0
+            var format = String(mime.dropFirst("image/".count).prefix { $0 != ";" })
+            if format == "jpg" { format = "jpeg" }
+            if let body, let header = try? Thumbnailer().header(of: body) {
+                (width, height, format) = (header.width, header.height, header.format.rawValue)
+                size = body.count
+            }
+            nextID += 1
+            let milliseconds = try entry.optional("time")?.double()
+            timed.append((start, .image(ImageRequestEvent(
+                id: nextID, url: url, content: contentID(body.map { Array($0) } ?? Array(url.utf8)), bytes: max(size, 0),
+                width: width, height: height, format: format, boxWidth: width, boxHeight: height, scale: 1,
+                priority: .visible, fetchMilliseconds: milliseconds.map { Int($0.rounded()) }))))
+        }
+        let first = timed.map(\.start).min() ?? 0
+        let events = timed.enumerated()
+            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+            .map { TraceEvent(time: Int(($0.element.start - first).rounded()), $0.element.event) }
+        return (events, entries.count)
+    }
+
+    /// Milliseconds since 1970 of an ISO 8601 date with optional fractional seconds.
+    private static func startTime(_ node: JSONNode) throws(ImportError) -> Double {
+        let text = try node.string()
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 * 1000 }
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 * 1000 }
+        throw node.fail("not an ISO 8601 date: \"\(text)\"")
+    }
+
+    /// The response body when the HAR holds it (plain text or base64).
+    private static func body(_ content: JSONNode) throws(ImportError) -> Data? {
+        guard let text = try content.optional("text")?.string() else { return nil }
+        if try content.optional("encoding")?.string() == "base64" {
+            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+                throw JSONNode(value: text, path: content.path + ".text", file: content.file).fail("not valid base64")
+            }
+            return data
+        }
+        return Data(text.utf8)
+    }
+
+    private static func contentID(_ bytes: [UInt8]) -> UInt64 {
+        SHA256.hash(data: bytes).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    }
+}

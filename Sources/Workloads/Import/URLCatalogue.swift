@@ -1,0 +1,35 @@
+import Foundation
+
+/// The image URLs of real API responses, by service: the population of URL
+/// shapes (hosts, queries, repeats) a model or a key-strategy study draws from.
+public struct URLCatalogue: Codable, Sendable, Equatable {
+    public struct Entry: Codable, Sendable, Equatable {
+        public var service: Service
+        /// The response file it came from.
+        public var file: String
+        public var item: String
+        public var image: CataloguedImage
+    }
+
+    public var entries: [Entry] = []
+
+    public init() {}
+
+    /// Adds every image URL of one response; the service is detected from the shape unless given.
+    public mutating func add(file path: String, service: Service? = nil) throws(ImportError) {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw .unreadable(file: path, reason: "cannot read (\(error.localizedDescription))")
+        }
+        let kind = if let service { service } else { try ServiceResponses.detect(data, file: path) }
+        let page = try ServiceResponses.parse(data, service: kind, file: path)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        for item in page.items {
+            for image in item.images { entries.append(Entry(service: kind, file: name, item: item.id, image: image)) }
+        }
+    }
+
+    public func urls(for service: Service) -> [String] {
+        entries.filter { $0.service == service }.map(\.image.url)
+    }
+}

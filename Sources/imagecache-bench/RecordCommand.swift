@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Replay
+import Workloads
+
+struct RecordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Run an app model against the loopback origin and write the trace it produces.",
+        discussion: "Same app, sessions and seed give the same trace, byte for byte. A path ending in .gz is gzip-compressed."
+    )
+
+    @Option(help: "The app: \(AppName.allCases.map(\.rawValue).joined(separator: ", ")), or all (users of each in turn).")
+    var app: String
+
+    @Option(help: "Users (sessions) to record.")
+    var sessions = 10
+
+    @Option(help: "Seed of the user-behaviour model and the origin.")
+    var seed: UInt64 = 1
+
+    @Option(name: [.short, .long], help: "Trace file to write (.jsonl or .jsonl.gz).")
+    var output: String
+
+    @Option(help: "Directory where the origin keeps synthesised images.")
+    var store = Recording.defaultStore
+
+    func run() async throws {
+        let name = app.lowercased().replacingOccurrences(of: " ", with: "")
+        let apps = name == "all" ? AppName.allCases : AppName(rawValue: name).map { [$0] }
+        guard let apps else {
+            throw ValidationError("unknown app \"\(app)\"; choose one of \(AppName.allCases.map(\.rawValue).joined(separator: ", ")) or all")
+        }
+        let progress = ProgressLine()
+        let generator = "imagecache-bench record --app \(name) --sessions \(sessions) --seed \(seed)"
+        let summary = try await Recording.run(apps, sessions: sessions, seed: seed, output: output, generator: generator,
+                                              store: store) { progress.update("record \(name): session \($0) of \(sessions)") }
+        progress.finish()
+        print("wrote \(output): \(summary.events) events, \(summary.imageRequests) image requests, \(summary.apiRequests) API pages")
+    }
+}

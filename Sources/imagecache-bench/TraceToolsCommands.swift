@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import ImagePipeline
+import Replay
+import Workloads
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Bring real recordings in: a HAR file as a trace, API responses as a URL catalogue.",
+        subcommands: [ImportHAR.self, ImportAPI.self]
+    )
+
+    struct ImportHAR: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "har", abstract: "HAR 1.2 → trace (image responses by content type).")
+        @Argument(help: "The HAR file.") var file: String
+        @Option(name: [.short, .long], help: "Trace to write (.jsonl or .jsonl.gz).") var output: String
+
+        func run() throws {
+            let summary = try HARImporter.importFile(file, to: output, generator: "imagecache-bench import har \(file)")
+            print("wrote \(output): \(summary.images) image requests and \(summary.apiPages) API pages from \(summary.entries) entries (\(summary.skipped) others skipped)")
+        }
+    }
+
+    struct ImportAPI: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "api", abstract: "NewsAPI, Aladin, Unsplash or open-market responses → URL catalogue (JSON).")
+        @Argument(help: "Response files (the service is recognised from the shape).") var files: [String]
+        @Option(name: [.short, .long], help: "Catalogue to write.") var output: String
+
+        func run() throws {
+            var catalogue = URLCatalogue()
+            for file in files { try catalogue.add(file: file) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(catalogue).write(to: URL(fileURLWithPath: output))
+            let byService = Dictionary(grouping: catalogue.entries, by: \.service).map { "\($0.key.rawValue) \($0.value.count)" }.sorted()
+            print("wrote \(output): \(catalogue.entries.count) image URLs (\(byService.joined(separator: ", ")))")
+        }
+    }
+}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a trace for libCacheSim: CSV (time,obj_id,obj_size) or oracleGeneral binary.")
+    @Argument(help: "The trace.") var trace: String
+    @Option(help: "csv or oracleGeneral.") var layout = "oracleGeneral"
+    @Option(help: "Cache-key strategy that names objects (\(CacheKeyStrategy.allStrategies.map(\.description).joined(separator: ", "))).")
+    var keyStrategy = "normalized"
+    @Flag(help: "One object space for all sessions (default: each session is its own device).") var shared = false
+    @Option(name: [.short, .long], help: "File to write.") var output: String
+
+    func run() throws {
+        guard let layout = LibCacheSimExport.Layout(rawValue: layout) else { throw ValidationError("layout must be csv or oracleGeneral") }
+        guard let strategy = CacheKeyStrategy(name: keyStrategy) else { throw ValidationError("unknown key strategy \"\(keyStrategy)\"") }
+        var export = LibCacheSimExport(strategy: strategy, layout: layout)
+        export.scopeToSession = !shared
+        let count = try export.export(trace, to: output)
+        print("wrote \(output): \(count) requests (\(layout.rawValue), keys \(strategy))")
+    }
+}
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Summary statistics of traces.")
+    @Argument(help: "Trace files.") var traces: [String]
+    @Flag(help: "JSON instead of a table.") var json = false
+
+    func run() throws {
+        let all = try traces.map { (path: $0, statistics: try TraceStatistics.of(path: $0)) }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let object = Dictionary(uniqueKeysWithValues: all.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.statistics) })
+            print(String(decoding: try encoder.encode(object), as: UTF8.self))
+        } else {
+            print(TraceStatisticsTable.render(all.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.statistics) }))
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import ImagePipeline
+import Testing
+@testable import Workloads
+
+@Suite("Importers, exporters and statistics")
+struct ImportExportTests {
+    func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("icb-\(UUID().uuidString)-\(name)").path
+    }
+
+    func write(_ text: String, _ name: String) throws -> String {
+        let path = temporary(name)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A 1×1 PNG, so the importer can read real dimensions from a body.
+    static let pixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+    func entry(_ url: String, start: String, mime: String, status: Int = 200, size: Int = 100, body: String? = nil, time: Double = 42) -> String {
+        let content = body.map { #","text":"\#($0)","encoding":"base64""# } ?? ""
+        return """
+            {"startedDateTime":"\(start)","time":\(time),"request":{"method":"GET","url":"\(url)"},
+             "response":{"status":\(status),"bodySize":\(size),"content":{"size":\(size),"mimeType":"\(mime)"\(content)}}}
+            """
+    }
+
+    @Test("HAR: images and JSON pages become events, bodies give content and size, others are skipped")
+    func harImport() throws {
+        let har = """
+            {"log":{"version":"1.2","entries":[
+            \(entry("https://a.example/1.png", start: "2024-05-01T10:00:00.000Z", mime: "image/png", body: Self.pixelPNG)),
+            \(entry("https://api.example/list", start: "2024-05-01T09:59:59.500Z", mime: "application/json; charset=utf-8")),
+            \(entry("https://b.example/2.jpg", start: "2024-05-01T10:00:01.250Z", mime: "image/jpeg", size: 5000)),
+            \(entry("https://b.example/2.jpg", start: "2024-05-01T10:00:02Z", mime: "image/jpeg", size: 5000)),
+            \(entry("https://c.example/x.css", start: "2024-05-01T10:00:03Z", mime: "text/css")),
+            \(entry("https://d.example/404.png", start: "2024-05-01T10:00:04Z", mime: "image/png", status: 404))
+            ]}}
+            """
+        let input = try write(har, "in.har"), output = temporary("out.jsonl")
+        let summary = try HARImporter.importFile(input, to: output, generator: "test")
+        #expect(summary == HARImporter.Summary(entries: 6, images: 3, apiPages: 1, skipped: 2))
+        var reader = try TraceReader(path: output)
+        let events = try reader.readAll()
+        #expect(events.map(\.time) == [0, 0, 500, 1750, 2500])
+        #expect(events[1].kind == .api(url: "https://api.example/list"))
+        guard case .image(let png) = events[2].kind, case .image(let jpeg) = events[3].kind, case .image(let again) = events[4].kind else {
+            Issue.record("expected three image events"); return
+        }
+        #expect((png.width, png.height, png.format, png.bytes) == (1, 1, "png", Data(base64Encoded: Self.pixelPNG)!.count))
+        #expect((jpeg.width, jpeg.bytes, jpeg.format, jpeg.fetchMilliseconds) == (0, 5000, "jpeg", 42))
+        #expect(jpeg.content == again.content && jpeg.content != png.content)
+    }
+
+    @Test("HAR: a bad field is named by its path")
+    func harErrors() throws {
+        let bad = try write(#"{"log":{"entries":[{"startedDateTime":"yesterday","request":{"url":"x"},"response":{"status":200,"content":{}}}]}}"#, "bad.har")
+        #expect(throws: ImportError.badField(file: bad, path: "$.log.entries[0].startedDateTime", reason: "not an ISO 8601 date: \"yesterday\"")) {
+            try HARImporter.importFile(bad, to: temporary("o.jsonl"), generator: "test")
+        }
+        let missing = try write(#"{"log":{"entries":[{"startedDateTime":"2024-05-01T10:00:00Z","request":{},"response":{}}]}}"#, "missing.har")
+        #expect(throws: ImportError.badField(file: missing, path: "$.log.entries[0].request.url", reason: "missing")) {
+            try HARImporter.importFile(missing, to: temporary("o.jsonl"), generator: "test")
+        }
+        let notJSON = try write("{\"log\":", "cut.har")
+        #expect { try HARImporter.importFile(notJSON, to: temporary("o.jsonl"), generator: "test") } throws: { error in
+            if case ImportError.notJSON(let file, _) = error { file == notJSON } else { false }
+        }
+    }
+
+    @Test("API responses: each service's shape, and the path of a bad field")
+    func apiResponses() throws {
+        let news = try ServiceResponses.parse(Data(#"{"status":"ok","totalResults":2,"articles":[{"url":"u1","urlToImage":"https://i/1.jpg"},{"url":"u2","urlToImage":null}]}"#.utf8), service: .newsapi, file: "n")
+        #expect(news.total == 2 && news.items.map { $0.images.count } == [1, 0])
+        let photos = try ServiceResponses.parse(Data(#"[{"id":"p","width":6000,"height":4000,"urls":{"raw":"https://images.unsplash.com/photo-1?ixid=a","thumb":"https://images.unsplash.com/photo-1?w=200"}}]"#.utf8), service: .unsplash, file: "u")
+        #expect(photos.items[0].image("urls.raw")?.width == 6000)
+        let market = try ServiceResponses.parse(Data(#"{"pageNo":1,"hasNext":true,"pages":[{"id":11,"thumbnail":"https://s3/x_thumb"}]}"#.utf8), service: .openmarket, file: "m")
+        #expect(market.hasNext == true && market.items[0].id == "11")
+        #expect(throws: ImportError.badField(file: "n", path: "$.articles[0].urlToImage", reason: "expected a string")) {
+            try ServiceResponses.parse(Data(#"{"articles":[{"urlToImage":5}]}"#.utf8), service: .newsapi, file: "n")
+        }
+        #expect(throws: ImportError.badField(file: "a", path: "$.item", reason: "missing")) {
+            try ServiceResponses.parse(Data(#"{"items":[]}"#.utf8), service: .aladin, file: "a")
+        }
+    }
+
+    static let realdata = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/realdata").standardized.path
+
+    @Test("API responses: every real file in ../shared/realdata", .enabled(if: FileManager.default.fileExists(atPath: realdata)))
+    func realResponses() throws {
+        var catalogue = URLCatalogue()
+        let files = try FileManager.default.subpathsOfDirectory(atPath: Self.realdata).filter { $0.hasSuffix(".json") }.sorted()
+        for file in files { try catalogue.add(file: Self.realdata + "/" + file) }
+        let aladin = catalogue.urls(for: .aladin)
+        #expect(aladin.count == 50 && aladin.allSatisfy { $0.contains("/coversum/") })
+        // Unsplash: five sizes of one photo share a path and differ in the query.
+        let raws = catalogue.entries.filter { $0.image.role == "urls.raw" }
+        #expect(raws.count >= 60 && raws.allSatisfy { $0.image.width ?? 0 > 0 })
+        // NewsAPI: the nulls are skipped, the NPR identity-in-query URLs kept.
+        let news = catalogue.urls(for: .newsapi)
+        #expect(news.contains { $0.contains("npr.brightspotcdn.com") && $0.contains("?url=") })
+        #expect(!news.isEmpty && news.count < 240)
+        // The open market's copy-pasted spaces survive as they are.
+        #expect(catalogue.urls(for: .openmarket).contains { $0.contains("media  .yagom-academy") })
+        // And lastPathComponent really collides on them.
+        let names = Dictionary(grouping: news) { CacheKeyStrategy(.lastPathComponent).key(for: $0) }
+        #expect(names.values.contains { Set($0).count > 1 })
+    }
+
+    static func image(_ id: Int, _ url: String, content: UInt64, bytes: Int = 1000) -> TraceEventKind {
+        .image(ImageRequestEvent(id: id, url: url, content: content, bytes: bytes, width: 10, height: 10, format: "jpeg",
+                                 boxWidth: 10, boxHeight: 10, scale: 1, priority: .visible))
+    }
+
+    func smallTrace(_ name: String) throws -> String {
+        let path = temporary(name)
+        let writer = try TraceWriter(path: path, header: TraceHeader(app: "t", modelVersion: "1", seed: 1, sessions: 2, generator: "test"))
+        for event in [
+            TraceEvent(time: 0, .session(1)),
+            TraceEvent(time: 0, Self.image(1, "https://a/x/840_560.jpeg", content: 1, bytes: 100)),
+            TraceEvent(time: 1500, Self.image(2, "https://b/y/840_560.jpeg", content: 2, bytes: 200)),
+            TraceEvent(time: 2000, Self.image(3, "https://a/x/840_560.jpeg", content: 1, bytes: 100)),
+            TraceEvent(time: 2500, .invalidate(url: "https://a/x/840_560.jpeg")),
+            TraceEvent(time: 3000, Self.image(4, "https://a/x/840_560.jpeg", content: 9, bytes: 100)),
+            TraceEvent(time: 0, .session(2)),
+            TraceEvent(time: 700, Self.image(5, "https://a/x/840_560.jpeg", content: 9, bytes: 100)),
+        ] { try writer.append(event) }
+        try writer.close()
+        return path
+    }
+
+    @Test("statistics: reuse distances and wrong-key hazards per strategy")
+    func statistics() throws {
+        let statistics = try TraceStatistics.of(path: try smallTrace("s.jsonl"))
+        #expect(statistics.imageRequests == 5 && statistics.uniqueURLs == 2 && statistics.uniqueContents == 3)
+        #expect(statistics.sessions == 2 && statistics.invalidations == 1)
+        // Requests 3 and 4 reuse a URL; distances 1 (one other URL between) and 0.
+        #expect(statistics.reuseRatio == 0.4 && statistics.reuseDistanceP50 == 1)
+        // lastPathComponent: request 2 and 3 each find the other picture under 840_560.jpeg.
+        #expect(statistics.wrongKeyHazards["lastPathComponent"] == 2)
+        #expect(statistics.wrongKeyHazards["joinedPath"] == 0)
+        #expect(statistics.wrongKeyHazards["absoluteString"] == 0, "the edit was invalidated first")
+    }
+
+    @Test("libCacheSim CSV and oracleGeneral layouts, byte by byte")
+    func libCacheSimLayouts() throws {
+        let trace = try smallTrace("e.jsonl")
+        let csv = temporary("x.csv"), binary = temporary("x.bin")
+        try LibCacheSimExport(strategy: CacheKeyStrategy(.lastPathComponent), layout: .csv).export(trace, to: csv)
+        // Session 2 starts a second after session 1's last event (t 3000 ms → 4000 ms), with its own ids.
+        #expect(try String(contentsOfFile: csv, encoding: .utf8) == "time,obj_id,obj_size\n0,1,100\n1,1,200\n2,1,100\n3,1,100\n4,2,100\n")
+        try LibCacheSimExport(strategy: CacheKeyStrategy(.absoluteString), layout: .oracleGeneral).export(trace, to: binary)
+        let data = try Data(contentsOf: URL(fileURLWithPath: binary))
+        #expect(data.count == 5 * 24)
+        func record(_ index: Int) -> (UInt32, UInt64, UInt32, Int64) {
+            data.withUnsafeBytes { raw in
+                let base = index * 24
+                return (UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base, as: UInt32.self)),
+                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 4, as: UInt64.self)),
+                        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self)),
+                        Int64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 16, as: Int64.self)))
+            }
+        }
+        #expect(record(0) == (0, 1, 100, 2))
+        #expect(record(1) == (1, 2, 200, -1))
+        #expect(record(2) == (2, 1, 100, 3))
+        #expect(record(3) == (3, 1, 100, -1))
+        #expect(record(4) == (4, 3, 100, -1))
+    }
+
+    @Test("gzip traces: written deterministically, read back the same")
+    func gzipRoundTrip() throws {
+        let plain = try smallTrace("p.jsonl")
+        var reader = try TraceReader(path: plain)
+        let events = try reader.readAll()
+        let first = temporary("a.jsonl.gz"), second = temporary("b.jsonl.gz")
+        for path in [first, second] {
+            let writer = try TraceWriter(path: path, header: reader.header)
+            for event in events { try writer.append(event) }
+            try writer.close()
+        }
+        let compressed = try Data(contentsOf: URL(fileURLWithPath: first))
+        #expect(compressed.prefix(2) == Data([0x1F, 0x8B]))
+        #expect(compressed == (try Data(contentsOf: URL(fileURLWithPath: second))))
+        var again = try TraceReader(path: first)
+        #expect(try again.readAll() == events)
+        // A damaged stream is an error, not a crash or silent truncation.
+        var damaged = compressed
+        damaged.replaceSubrange(20..<min(60, damaged.count), with: Data(repeating: 0xFF, count: min(60, damaged.count) - 20))
+        let broken = temporary("c.jsonl.gz")
+        try damaged.write(to: URL(fileURLWithPath: broken))
+        #expect(throws: TraceError.self) {
+            var reader = try TraceReader(path: broken)
+            _ = try reader.readAll()
+        }
+    }
+}
