@@ -169,32 +169,37 @@ public final class Feed {
         }
     }
 
+    private var columnCount: Int {
+        switch layout {
+        case .list, .cards: 1
+        case .grid(let columns, _, _), .masonry(let columns, _): columns
+        }
+    }
+
     private func place(_ item: Item) -> Frame {
+        if columnHeights.count < columnCount { columnHeights = Array(repeating: headerHeight, count: columnCount) }
         switch layout {
         case .list(let rowHeight, let imageWidth, let imageHeight):
-            return stack(column: 0, of: 1, height: rowHeight, box: (imageWidth, imageHeight))
+            return stack(column: 0, height: rowHeight, box: (imageWidth, imageHeight))
         case .grid(let columns, let aspect, let caption):
             let cell = width / Double(columns)
             let column = frames.count % columns
             let row = Double(frames.count / columns)
-            if columnHeights.count < columns { columnHeights = Array(repeating: headerHeight, count: columns) }
             let height = cell * aspect + caption
             columnHeights[column] = headerHeight + (row + 1) * height
             return Frame(minY: headerHeight + row * height, height: height, boxWidth: cell - 8, boxHeight: (cell - 8) * aspect)
         case .cards(let aspect, let caption):
             let imageHeight = (width - 32) * aspect
-            return stack(column: 0, of: 1, height: imageHeight + caption, box: (width - 32, imageHeight))
+            return stack(column: 0, height: imageHeight + caption, box: (width - 32, imageHeight))
         case .masonry(let columns, let padding):
-            if columnHeights.count < columns { columnHeights = Array(repeating: headerHeight, count: columns) }
             let column = columnHeights.indices.min { columnHeights[$0] < columnHeights[$1] }!
             let boxWidth = width / Double(columns) - 2 * padding
             let boxHeight = boxWidth * item.aspect
-            return stack(column: column, of: columns, height: boxHeight + 2 * padding, box: (boxWidth, boxHeight))
+            return stack(column: column, height: boxHeight + 2 * padding, box: (boxWidth, boxHeight))
         }
     }
 
-    private func stack(column: Int, of columns: Int, height: Double, box: (Double, Double)) -> Frame {
-        if columnHeights.count < columns { columnHeights = Array(repeating: headerHeight, count: columns) }
+    private func stack(column: Int, height: Double, box: (Double, Double)) -> Frame {
         let minY = columnHeights[column]
         columnHeights[column] = minY + height
         return Frame(minY: minY, height: height, boxWidth: box.0, boxHeight: box.1)

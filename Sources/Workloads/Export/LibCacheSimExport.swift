@@ -73,7 +73,7 @@ public struct LibCacheSimExport {
             lastTime = max(lastTime, time)
             guard case .image(let image) = event.kind else { continue }
             let processing = ProcessingOptions(ThumbnailRequest(width: image.boxWidth, height: image.boxHeight, scale: image.scale))
-            let key = (scopeToSession ? "\(session)|" : "") + strategy.key(for: image.url, processing: processing)
+            let key = strategy.key(for: image.url, processing: processing)
             let object: UInt64
             if let known = ids[key] { object = known } else {
                 lastObject += 1

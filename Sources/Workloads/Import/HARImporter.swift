@@ -47,8 +47,9 @@ public enum HARImporter {
         let entries = try log.required("entries").array()
         var timed: [(start: Double, event: TraceEventKind)] = []
         var nextID = 0
+        let dates = ISO8601DateFormatter()
         for entry in entries {
-            let start = try startTime(entry.required("startedDateTime"))
+            let start = try startTime(entry.required("startedDateTime"), dates)
             let request = try entry.required("request")
             let response = try entry.required("response")
             let url = try request.required("url").string()
@@ -74,7 +75,7 @@ public enum HARImporter {
             nextID += 1
             let milliseconds = try entry.optional("time")?.double()
             timed.append((start, .image(ImageRequestEvent(
-                id: nextID, url: url, content: contentID(body.map { Array($0) } ?? Array(url.utf8)), bytes: max(size, 0),
+                id: nextID, url: url, content: body.map(contentID) ?? contentID(Data(url.utf8)), bytes: max(size, 0),
                 width: width, height: height, format: format, boxWidth: width, boxHeight: height, scale: 1,
                 priority: .visible, fetchMilliseconds: milliseconds.map { Int($0.rounded()) }))))
         }
@@ -86,9 +87,8 @@ public enum HARImporter {
     }
 
     /// Milliseconds since 1970 of an ISO 8601 date with optional fractional seconds.
-    private static func startTime(_ node: JSONNode) throws(ImportError) -> Double {
+    private static func startTime(_ node: JSONNode, _ formatter: ISO8601DateFormatter) throws(ImportError) -> Double {
         let text = try node.string()
-        let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = formatter.date(from: text) { return date.timeIntervalSince1970 * 1000 }
         formatter.formatOptions = [.withInternetDateTime]
@@ -108,7 +108,7 @@ public enum HARImporter {
         return Data(text.utf8)
     }
 
-    private static func contentID(_ bytes: [UInt8]) -> UInt64 {
+    private static func contentID(_ bytes: Data) -> UInt64 {
         SHA256.hash(data: bytes).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
     }
 }

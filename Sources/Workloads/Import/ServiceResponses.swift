@@ -37,7 +37,10 @@ public struct ServicePage: Sendable, Equatable {
 /// searches, the open market's snake_case, camelCase and 2021 layouts).
 public enum ServiceResponses {
     public static func parse(_ data: Data, service: Service, file: String) throws(ImportError) -> ServicePage {
-        let root = try JSONNode.parse(data, file: file)
+        try parse(JSONNode.parse(data, file: file), service: service)
+    }
+
+    static func parse(_ root: JSONNode, service: Service) throws(ImportError) -> ServicePage {
         switch service {
         case .newsapi: return try news(root)
         case .aladin: return try aladin(root)
@@ -47,8 +50,7 @@ public enum ServiceResponses {
     }
 
     /// Which service a response comes from, from its shape.
-    public static func detect(_ data: Data, file: String) throws(ImportError) -> Service {
-        let root = try JSONNode.parse(data, file: file)
+    static func detect(_ root: JSONNode) throws(ImportError) -> Service {
         if root.value is [Any] || root.has("results") { return .unsplash }
         if root.has("articles") { return .newsapi }
         if root.has("item") { return .aladin }

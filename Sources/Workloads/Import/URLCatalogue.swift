@@ -21,8 +21,9 @@ public struct URLCatalogue: Codable, Sendable, Equatable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(file: path, reason: "cannot read (\(error.localizedDescription))")
         }
-        let kind = if let service { service } else { try ServiceResponses.detect(data, file: path) }
-        let page = try ServiceResponses.parse(data, service: kind, file: path)
+        let root = try JSONNode.parse(data, file: path)
+        let kind = if let service { service } else { try ServiceResponses.detect(root) }
+        let page = try ServiceResponses.parse(root, service: kind)
         let name = URL(fileURLWithPath: path).lastPathComponent
         for item in page.items {
             for image in item.images { entries.append(Entry(service: kind, file: name, item: item.id, image: image)) }
