@@ -9,6 +9,7 @@ struct ImageCacheBench: AsyncParsableCommand {
             ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self,
             DiskTortureCommand.self, ServeCommand.self, RecordCommand.self,
             ImportCommand.self, ExportCommand.self, StatsCommand.self,
+            SimulateCommand.self, KeysCommand.self, SweepCommand.self, MemwarnCommand.self, ReplayCommand.self, GateCommand.self,
         ],
         defaultSubcommand: ThumbnailsCommand.self
     )

@@ -103,6 +103,12 @@ public struct CacheCore<Policy: EvictionPolicy> {
         trimIdle(usedBefore: .max, removed: removed)
     }
 
+    /// Starts over as a new process would: no entries and no policy history.
+    /// Nothing is counted as evicted or trimmed.
+    public mutating func restart() {
+        policy.removeAll()
+    }
+
     /// Applies a memory-pressure reaction.
     public mutating func respond(
         to reaction: MemoryPressureReaction, now: UInt64, removed: (Slot, EvictionReason) -> Void

@@ -31,3 +31,14 @@ public struct ThumbnailRequest: Hashable, Sendable, Codable {
         return Int32(clamping: max(1, Int((Double(points) * max(scale, 0)).rounded())))
     }
 }
+
+extension ThumbnailRequest {
+    /// The size a thumbnail of a `width`×`height` image comes out at: one
+    /// shrink factor for both axes (the larger), as `vips_thumbnail` fits a box.
+    public func fittedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        guard width > 0, height > 0 else { return (0, 0) }
+        let shrink = max(Double(width) / Double(pixelWidth), Double(height) / Double(pixelHeight))
+        let factor = allowsUpscaling ? shrink : max(shrink, 1)
+        return (max(1, Int((Double(width) / factor).rounded())), max(1, Int((Double(height) / factor).rounded())))
+    }
+}

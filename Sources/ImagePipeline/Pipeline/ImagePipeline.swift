@@ -51,6 +51,8 @@ public final class ImagePipeline: Sendable {
         public var failures = 0
         public var cancellations = 0
         public var staleDiscarded = 0
+
+        public init() {}
     }
 
     public let configuration: Configuration
@@ -317,6 +319,6 @@ extension ImagePipeline {
 }
 
 extension CacheKeyStrategy {
-    var withoutProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: false, normalizer: normalizer) }
+    public var withoutProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: false, normalizer: normalizer) }
     var withProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: true, normalizer: normalizer) }
 }

@@ -4,9 +4,14 @@ public struct SimulationConfiguration: Sendable, Hashable {
     public var policy: EvictionPolicyKind
     public var timeToLive: Duration?
     public var pressure: MemoryPressurePolicy
+    /// Where memory warnings come from.
+    public var warnings: WarningSource
     /// A disk tier behind the memory tier (entries sized by the bytes a miss
     /// downloads), or nil for memory only.
     public var disk: DiskTier?
+    /// Whether invalidations in the trace are honoured (a pipeline that never
+    /// invalidates serves stale pictures).
+    public var honoursInvalidations: Bool
 
     public struct DiskTier: Sendable, Hashable {
         public var byteLimit: Int
@@ -20,47 +25,40 @@ public struct SimulationConfiguration: Sendable, Hashable {
         }
     }
 
+    /// Where memory warnings come from.
+    public enum WarningSource: Sendable, Hashable, CustomStringConvertible {
+        /// The warnings recorded in the trace.
+        case trace
+        /// None at all.
+        case none
+        /// A warning every so many seconds of trace time (at most one per request gap).
+        case every(seconds: Double)
+        /// A warning whenever an insert leaves the memory tier holding more than this cost.
+        case costAbove(Int)
+
+        public var description: String {
+            switch self {
+            case .trace: "trace"
+            case .none: "none"
+            case .every(let seconds): "every-\(seconds)s"
+            case .costAbove(let cost): "above-\(cost)B"
+            }
+        }
+    }
+
     public init(
         limits: CacheLimits, policy: EvictionPolicyKind, timeToLive: Duration? = nil,
-        pressure: MemoryPressurePolicy = .purgeAll, disk: DiskTier? = nil
+        pressure: MemoryPressurePolicy = .purgeAll, warnings: WarningSource = .trace, disk: DiskTier? = nil,
+        honoursInvalidations: Bool = true
     ) {
         self.limits = limits
         self.policy = policy
         self.timeToLive = timeToLive
         self.pressure = pressure
+        self.warnings = warnings
         self.disk = disk
+        self.honoursInvalidations = honoursInvalidations
     }
-}
-
-/// What a simulated (or bounded) run did.
-public struct SimulationResult: Sendable, Codable, Equatable {
-    public var policy: String
-    public var requests = 0
-    /// Memory-tier hits.
-    public var hits = 0.0
-    /// Downloaded bytes the memory hits saved.
-    public var byteHits = 0.0
-    /// Disk-tier hits (memory misses found on disk).
-    public var diskHits = 0
-    /// Downloaded bytes the disk hits saved.
-    public var diskByteHits = 0
-    /// Entries the disk tier evicted.
-    public var diskEvictions = 0
-    public var bytesRequested = 0
-    public var statistics = CacheStatistics()
-
-    public init(policy: String) { self.policy = policy }
-
-    /// Requests neither tier answered: each one downloads from the origin.
-    public var originFetches: Double { Double(requests) - hits - Double(diskHits) }
-    /// Bytes the origin fetches download.
-    public var bytesDownloaded: Int { bytesRequested - Int(byteHits.rounded()) - diskByteHits }
-    /// Memory hit ratio.
-    public var hitRatio: Double { requests == 0 ? 0 : hits / Double(requests) }
-    public var missRatio: Double { 1 - hitRatio }
-    public var byteHitRatio: Double { bytesRequested == 0 ? 0 : byteHits / Double(bytesRequested) }
-    /// Share of requests either tier answered.
-    public var combinedHitRatio: Double { requests == 0 ? 0 : (hits + Double(diskHits)) / Double(requests) }
 }
 
 /// Runs a trace through a policy with the same `CacheCore` the live cache uses.
@@ -69,68 +67,232 @@ public enum CacheSimulator {
         configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration))
     }
 
-    /// A memory miss: a disk hit refreshes the entry; a disk miss is an origin
-    /// fetch whose bytes are written to disk, trimming to the low-water mark.
-    @inline(__always)
-    static func lookUpDisk(_ disk: inout DiskIndexModel, key: Slot, size: Int, into result: inout SimulationResult) {
-        if disk.contains(key) {
-            disk.recordAccess(key)
-            result.diskHits += 1
-            result.diskByteHits += size
-            return
-        }
-        disk.insert(key, bytes: size)
-        if disk.needsTrim { disk.trim { _ in result.diskEvictions += 1 } }
-    }
-
     /// The loop, specialised per policy type by the visitor.
     private struct Run: EvictionPolicyVisitor {
         let trace: SimulationTrace
         let configuration: SimulationConfiguration
 
         func visit<Policy: EvictionPolicy>(_ policy: Policy) -> SimulationResult {
-            let timeToLive = configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }
-            var core = CacheCore(policy: policy, timeToLive: timeToLive)
-            var result = SimulationResult(policy: configuration.policy.description)
-            var hits = 0, byteHits = 0, bytesRequested = 0
-            var disk = configuration.disk.map {
-                DiskIndexModel(byteLimit: $0.byteLimit, countLimit: $0.countLimit, lowWaterFraction: $0.lowWaterFraction)
-            }
-            var events = trace.pressureEvents.makeIterator()
-            var nextEvent = events.next()
+            var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
             trace.keys.withUnsafeBufferPointer { keys in
                 trace.costs.withUnsafeBufferPointer { costs in
                     trace.sizes.withUnsafeBufferPointer { sizes in
                         trace.times.withUnsafeBufferPointer { times in
-                            for index in 0..<keys.count {
-                                let now = times[index]
-                                while let event = nextEvent, event.beforeRequest <= index {
-                                    core.respond(to: configuration.pressure.reaction(to: event.level), now: now) { _, _ in }
-                                    nextEvent = events.next()
+                            if trace.hasDetails {
+                                for index in 0..<keys.count {
+                                    state.beforeRequest(index, now: times[index])
+                                    state.detailedRequest(index, key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
                                 }
-                                let key = keys[index], size = sizes[index]
-                                bytesRequested &+= size
-                                if core.lookup(key, now: now, removed: { _, _ in }) {
-                                    hits &+= 1
-                                    byteHits &+= size
-                                } else {
-                                    if disk != nil { lookUpDisk(&disk!, key: key, size: size, into: &result) }
-                                    let entry = NewEntry(
-                                        slot: key, cost: costs[index], fingerprint: trace.fingerprints[Int(key)],
-                                        missCost: size)
-                                    _ = core.insert(entry, now: now) { _, _ in }
+                            } else {
+                                for index in 0..<keys.count {
+                                    state.beforeRequest(index, now: times[index])
+                                    state.plainRequest(key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
                                 }
                             }
                         }
                     }
                 }
             }
-            result.requests = trace.count
-            result.hits = Double(hits)
-            result.byteHits = Double(byteHits)
-            result.bytesRequested = bytesRequested
-            result.statistics = core.statistics
-            return result
+            return state.finish()
         }
+    }
+}
+
+/// One simulation's caches and counters. `plainRequest` is the hot loop of
+/// synthetic traces; `detailedRequest` adds ground truth, outcomes and the disk key.
+private struct SimulationState<Policy: EvictionPolicy> {
+    let trace: SimulationTrace
+    let configuration: SimulationConfiguration
+    var core: CacheCore<Policy>
+    var disk: DiskIndexModel?
+    var result: SimulationResult
+    var hits = 0, byteHits = 0, bytesRequested = 0
+    var nextEvent = 0
+    var nextScheduledWarning: UInt64
+    let warningInterval: UInt64
+    let costThreshold: Int
+    /// The picture (content id) and source URL each memory and disk key holds.
+    var memoryHolds: [(content: Int32, source: Int32)]
+    var diskHolds: [(content: Int32, source: Int32)]
+    /// Keys a warning dropped that have not been asked for since.
+    var droppedByWarning: [Bool]
+    /// The warning being recovered from: when it came and the cost held before it.
+    var recovering: (time: UInt64, target: Int)?
+
+    init(trace: SimulationTrace, configuration: SimulationConfiguration, policy: Policy) {
+        self.trace = trace
+        self.configuration = configuration
+        core = CacheCore(policy: policy, timeToLive: configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) })
+        disk = configuration.disk.map {
+            DiskIndexModel(byteLimit: $0.byteLimit, countLimit: $0.countLimit, lowWaterFraction: $0.lowWaterFraction)
+        }
+        result = SimulationResult(policy: configuration.policy.description)
+        switch configuration.warnings {
+        case .every(let seconds):
+            warningInterval = UInt64(max(seconds, 0.001) * 1e9)
+            costThreshold = .max
+        case .costAbove(let cost):
+            warningInterval = 0
+            costThreshold = cost
+        case .trace, .none:
+            warningInterval = 0
+            costThreshold = .max
+        }
+        nextScheduledWarning = warningInterval == 0 ? .max : (trace.times.first ?? 0) &+ warningInterval
+        let tracksWarnings = configuration.warnings != .none
+        memoryHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.keyCount) : []
+        diskHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.diskKeyCount) : []
+        droppedByWarning = tracksWarnings ? Array(repeating: false, count: trace.keyCount) : []
+    }
+
+    @inline(__always)
+    mutating func beforeRequest(_ index: Int, now: UInt64) {
+        while nextEvent < trace.events.count, trace.events[nextEvent].beforeRequest <= index {
+            apply(trace.events[nextEvent].kind, now: now)
+            nextEvent += 1
+        }
+        if now >= nextScheduledWarning {
+            warn(.warning, now: now)
+            while nextScheduledWarning <= now { nextScheduledWarning &+= warningInterval }
+        }
+    }
+
+    @inline(__always)
+    mutating func plainRequest(key: Slot, cost: Int, size: Int, now: UInt64) {
+        bytesRequested &+= size
+        if core.lookup(key, now: now, removed: { _, _ in }) {
+            hits &+= 1
+            byteHits &+= size
+            return
+        }
+        if disk != nil, disk!.contains(key) {
+            disk!.recordAccess(key)
+            result.diskHits += 1
+            result.diskByteHits += size
+            noteRefetch(key, size: size, fromOrigin: false)
+        } else {
+            noteRefetch(key, size: size, fromOrigin: true)
+            if disk != nil { storeOnDisk(key, size: size) }
+        }
+        insertInMemory(key, cost: cost, size: size, now: now)
+    }
+
+    @inline(__always)
+    mutating func detailedRequest(_ index: Int, key: Slot, cost: Int, size: Int, now: UInt64) {
+        bytesRequested &+= size
+        let truth = (content: trace.contents[index], source: trace.sources[index])
+        if core.lookup(key, now: now, removed: { _, _ in }) {
+            hits &+= 1
+            byteHits &+= size
+            check(served: memoryHolds[Int(key)], truth: truth)
+            return
+        }
+        var held = truth
+        let diskKey = trace.diskKeys[index]
+        if disk != nil, disk!.contains(diskKey) {
+            disk!.recordAccess(diskKey)
+            result.diskHits += 1
+            result.diskByteHits += size
+            held = diskHolds[Int(diskKey)]
+            check(served: held, truth: truth)
+            noteRefetch(key, size: size, fromOrigin: false)
+        } else {
+            switch trace.outcomes[index] {
+            case .offline:
+                result.offlineMisses += 1
+                result.unservedBytes += size
+                return
+            case .cancelled:
+                result.cancelledTransfers += 1
+                result.unservedBytes += size
+                return
+            case .store:
+                noteRefetch(key, size: size, fromOrigin: true)
+                if disk != nil {
+                    storeOnDisk(diskKey, size: size)
+                    diskHolds[Int(diskKey)] = truth
+                }
+            }
+        }
+        if insertInMemory(key, cost: cost, size: size, now: now) { memoryHolds[Int(key)] = held }
+    }
+
+    @inline(__always)
+    private mutating func check(served: (content: Int32, source: Int32), truth: (content: Int32, source: Int32)) {
+        guard served.content != truth.content else { return }
+        if served.source == truth.source { result.staleImages += 1 } else { result.wrongImages += 1 }
+    }
+
+    @inline(__always)
+    @discardableResult
+    private mutating func insertInMemory(_ key: Slot, cost: Int, size: Int, now: UInt64) -> Bool {
+        let entry = NewEntry(slot: key, cost: cost, fingerprint: trace.fingerprints[Int(key)], missCost: size)
+        let stored = core.insert(entry, now: now) { _, _ in }
+        if core.totalCost > costThreshold { warn(.warning, now: now) }
+        if let recovering, core.totalCost >= recovering.target { recovered(at: now) }
+        return stored
+    }
+
+    @inline(__always)
+    private mutating func storeOnDisk(_ key: Slot, size: Int) {
+        disk!.insert(key, bytes: size)
+        if disk!.needsTrim { disk!.trim { _ in result.diskEvictions += 1 } }
+    }
+
+    /// Counts a miss on a key a warning dropped: the price of that warning.
+    @inline(__always)
+    private mutating func noteRefetch(_ key: Slot, size: Int, fromOrigin: Bool) {
+        guard !droppedByWarning.isEmpty, droppedByWarning[Int(key)] else { return }
+        droppedByWarning[Int(key)] = false
+        guard fromOrigin else { return }
+        result.warnings.refetches += 1
+        result.warnings.refetchedBytes += size
+    }
+
+    private mutating func apply(_ event: SimulationTrace.Event.Kind, now: UInt64) {
+        switch event {
+        case .pressure(let level):
+            if configuration.warnings == .trace { warn(level, now: now) }
+        case .relaunch, .newDevice:
+            // A new process: misses from here on are not the warnings' doing.
+            core.restart()
+            if event == .newDevice { disk?.removeAll() }
+            recovering = nil
+            for index in droppedByWarning.indices { droppedByWarning[index] = false }
+        case .invalidate(let memory, let diskKeys):
+            guard configuration.honoursInvalidations else { return }
+            for slot in trace.invalidatedMemoryKeys[memory] { core.remove(slot) }
+            for slot in trace.invalidatedDiskKeys[diskKeys] { disk?.remove(slot) }
+        }
+    }
+
+    private mutating func warn(_ level: MemoryPressureLevel, now: UInt64) {
+        let before = core.totalCost
+        result.warnings.count += 1
+        core.respond(to: configuration.pressure.reaction(to: level), now: now) { slot, _ in
+            if !droppedByWarning.isEmpty { droppedByWarning[Int(slot)] = true }
+        }
+        if core.totalCost < before, recovering == nil {
+            recovering = (now, before - before / 10)
+        }
+    }
+
+    private mutating func recovered(at now: UInt64) {
+        guard let recovering else { return }
+        let seconds = Double(now - recovering.time) / 1e9
+        result.warnings.recovered += 1
+        result.warnings.recoverySeconds += seconds
+        result.warnings.longestRecoverySeconds = max(result.warnings.longestRecoverySeconds, seconds)
+        self.recovering = nil
+    }
+
+    func finish() -> SimulationResult {
+        var result = result
+        result.requests = trace.count
+        result.hits = Double(hits)
+        result.byteHits = Double(byteHits)
+        result.bytesRequested = bytesRequested
+        result.statistics = core.statistics
+        return result
     }
 }

@@ -1,5 +1,11 @@
 /// Requests ready for simulation: keys interned to dense `Int32` ids before any
 /// loop runs, stored as parallel arrays so the loop reads them sequentially.
+///
+/// A plain trace has keys, costs, sizes and times. A trace recorded from an app
+/// also carries, per request, the disk key (the original image), the ground
+/// truth (content and source URL ids) and what a miss can do (store, or not
+/// when the request was cancelled or the device was offline); and events
+/// between requests (memory warnings, relaunches, new devices, invalidations).
 public struct SimulationTrace: Sendable {
     /// Key id of each request.
     public private(set) var keys: [Slot] = []
@@ -11,18 +17,66 @@ public struct SimulationTrace: Sendable {
     public private(set) var times: [UInt64] = []
     /// Stable fingerprint of each key id (the same the live cache computes).
     public private(set) var fingerprints: [UInt64] = []
-    /// Memory warnings, each before the request at its index.
-    public private(set) var pressureEvents: [PressureEvent] = []
+    /// Per request, when the trace has details (otherwise empty):
+    /// the disk tier's key id (keys of originals, without processing),
+    public private(set) var diskKeys: [Slot] = []
+    /// the ground-truth picture and the id of the URL it was asked by,
+    public private(set) var contents: [Int32] = []
+    public private(set) var sources: [Int32] = []
+    /// and what a miss does.
+    public private(set) var outcomes: [MissOutcome] = []
+    public private(set) var diskKeyCount = 0
+    /// Things that happen between requests, in order.
+    public private(set) var events: [Event] = []
+    /// The memory and disk key ids each invalidation removes (`Event.Kind.invalidate` ranges).
+    public private(set) var invalidatedMemoryKeys: [Slot] = []
+    public private(set) var invalidatedDiskKeys: [Slot] = []
 
-    public struct PressureEvent: Sendable, Hashable {
+    /// What a miss that no tier answers does.
+    public enum MissOutcome: UInt8, Sendable {
+        /// Downloads and stores.
+        case store
+        /// The request was cancelled before the image arrived: the transfer stops, nothing is stored.
+        case cancelled
+        /// The device is offline: nothing is downloaded.
+        case offline
+    }
+
+    public struct Event: Sendable, Hashable {
         public var beforeRequest: Int
-        public var level: MemoryPressureLevel
+        public var kind: Kind
+
+        public enum Kind: Sendable, Hashable {
+            case pressure(MemoryPressureLevel)
+            /// The app restarts: the memory tier starts empty, the disk stays.
+            case relaunch
+            /// Another device: both tiers start empty.
+            case newDevice
+            /// A URL's picture changed: these key ids leave both tiers.
+            case invalidate(memory: Range<Int>, disk: Range<Int>)
+        }
+    }
+
+    /// Per-request facts of a detailed trace.
+    public struct Detail: Sendable {
+        public var diskKey: Slot
+        public var content: Int32
+        public var source: Int32
+        public var outcome: MissOutcome
+
+        public init(diskKey: Slot, content: Int32, source: Int32, outcome: MissOutcome = .store) {
+            self.diskKey = diskKey
+            self.content = content
+            self.source = source
+            self.outcome = outcome
+        }
     }
 
     public init() {}
 
     public var count: Int { keys.count }
     public var keyCount: Int { fingerprints.count }
+    public var hasDetails: Bool { !contents.isEmpty }
 
     /// Adds a key id with its fingerprint; returns the id.
     public mutating func addKey(fingerprint: UInt64) -> Slot {
@@ -30,17 +84,52 @@ public struct SimulationTrace: Sendable {
         return Slot(fingerprints.count - 1)
     }
 
+    /// Adds a disk key id; returns it.
+    public mutating func addDiskKey() -> Slot {
+        diskKeyCount += 1
+        return Slot(diskKeyCount - 1)
+    }
+
     public mutating func append(key: Slot, cost: Int, size: Int, time: UInt64) {
         precondition(Int(key) < fingerprints.count, "add the key before requesting it")
+        precondition(contents.isEmpty, "a detailed trace needs details on every request")
         keys.append(key)
         costs.append(cost)
         sizes.append(size)
         times.append(time)
     }
 
+    public mutating func append(key: Slot, cost: Int, size: Int, time: UInt64, detail: Detail) {
+        precondition(Int(key) < fingerprints.count && Int(detail.diskKey) < diskKeyCount, "add the keys before requesting them")
+        precondition(contents.count == keys.count, "a detailed trace needs details on every request")
+        keys.append(key)
+        costs.append(cost)
+        sizes.append(size)
+        times.append(time)
+        diskKeys.append(detail.diskKey)
+        contents.append(detail.content)
+        sources.append(detail.source)
+        outcomes.append(detail.outcome)
+    }
+
     /// A memory warning between the requests already appended and the next.
     public mutating func appendPressure(_ level: MemoryPressureLevel) {
-        pressureEvents.append(PressureEvent(beforeRequest: keys.count, level: level))
+        events.append(Event(beforeRequest: keys.count, kind: .pressure(level)))
+    }
+
+    /// A relaunch or a new device between the requests already appended and the next.
+    public mutating func appendReset(newDevice: Bool) {
+        events.append(Event(beforeRequest: keys.count, kind: newDevice ? .newDevice : .relaunch))
+    }
+
+    /// An invalidation of these memory and disk keys before the next request.
+    public mutating func appendInvalidation(memory: some Sequence<Slot>, disk: some Sequence<Slot>) {
+        let memoryStart = invalidatedMemoryKeys.count, diskStart = invalidatedDiskKeys.count
+        invalidatedMemoryKeys.append(contentsOf: memory)
+        invalidatedDiskKeys.append(contentsOf: disk)
+        events.append(Event(
+            beforeRequest: keys.count,
+            kind: .invalidate(memory: memoryStart..<invalidatedMemoryKeys.count, disk: diskStart..<invalidatedDiskKeys.count)))
     }
 
     public mutating func reserveCapacity(_ requests: Int) {

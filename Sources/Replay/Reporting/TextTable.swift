@@ -1,3 +1,5 @@
+import Foundation
+
 /// A plain-text table for terminals: numbers right-aligned, text left-aligned.
 public struct TextTable: Sendable {
     public enum Alignment: Sendable { case left, right }
@@ -28,5 +30,21 @@ public struct TextTable: Sendable {
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
         return ([line(headers), rule] + rows.map(line)).joined(separator: "\n")
+    }
+
+    /// The same table in GitHub Markdown, for pull requests.
+    public func markdown() -> String {
+        let header = "| " + headers.joined(separator: " | ") + " |"
+        let rule = "| " + alignments.map { $0 == .left ? "---" : "---:" }.joined(separator: " | ") + " |"
+        return ([header, rule] + rows.map { "| " + $0.joined(separator: " | ") + " |" }).joined(separator: "\n")
+    }
+
+    /// The same table as CSV (RFC 4180 quoting), for spreadsheets.
+    public func csv() -> String {
+        func quoted(_ cell: String) -> String {
+            cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+                ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
+        }
+        return ([headers] + rows).map { $0.map(quoted).joined(separator: ",") }.joined(separator: "\n") + "\n"
     }
 }

@@ -1,0 +1,38 @@
+extension BenchResults {
+    /// Flattens the sections into the figures `gate` compares: hit ratios,
+    /// wrong and stale images and origin bytes are deterministic; speeds and
+    /// latencies are timings.
+    public mutating func deriveFigures() {
+        figures.removeAll()
+        for row in simulations {
+            let id = "simulate/\(row.trace)/\(row.keyStrategy)/\(row.policy)/m\(row.memoryBytes)/d\(row.diskBytes.map(String.init) ?? "none")/\(row.warnings)/\(row.reaction)"
+            add(Figure(id + "/hitRatio", row.result.hitRatio, better: .higher))
+            add(Figure(id + "/combinedHitRatio", row.result.combinedHitRatio, better: .higher))
+            add(Figure(id + "/bytesDownloaded", Double(row.result.bytesDownloaded), better: .lower))
+            add(Figure(id + "/wrongImages", Double(row.result.wrongImages), better: .lower))
+            add(Figure(id + "/staleImages", Double(row.result.staleImages), better: .lower))
+        }
+        for row in keyComparisons {
+            let id = "keys/\(row.trace)/\(row.keyStrategy)"
+            add(Figure(id + "/hitRatio", row.hitRatio, better: .higher))
+            add(Figure(id + "/wrongImages", Double(row.wrongImages), better: .lower))
+            add(Figure(id + "/unusableFileNames", Double(row.unusableFileNames), better: .lower))
+        }
+        for point in sweeps where point.hitRatio.isFinite {
+            add(Figure("sweep/\(point.trace)/\(point.keyStrategy)/\(point.policy)/m\(point.memoryBytes)/hitRatio", point.hitRatio, better: .higher))
+        }
+        for row in memoryWarnings {
+            let id = "memwarn/\(row.trace)/\(row.source)/\(row.reaction)"
+            add(Figure(id + "/hitRatioLoss", row.hitRatioLoss, better: .lower))
+            add(Figure(id + "/refetchedBytes", Double(row.refetchedBytes), better: .lower))
+        }
+        for report in replays {
+            let id = "replay/\(report.trace)"
+            add(Figure(id + "/requestsPerSecond", report.requestsPerSecond, kind: .timing, better: .higher))
+            for (source, summary) in report.latency {
+                add(Figure(id + "/\(source)/p99Milliseconds", summary.p99, kind: .timing, better: .lower))
+            }
+            add(Figure(id + "/peakResidentBytes", Double(report.peakResidentBytes), kind: .timing, better: .lower))
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Compares a run's figures with a baseline's and says what regressed.
+public enum Gate {
+    public struct Thresholds: Sendable {
+        /// Deterministic figures may be worse by at most this much, relative to the baseline (default: nothing).
+        public var deterministicRelative = 1e-9
+        /// Timings may be worse by at most this share (default 50%: CI machines are noisy).
+        public var timingRelative = 0.5
+        /// Compare timings at all (CI gates only the deterministic figures).
+        public var includesTimings = true
+
+        public init() {}
+    }
+
+    public struct Finding: Sendable, Equatable {
+        public var id: String
+        public var baseline: Double
+        public var current: Double?
+        public var allowed: Double
+
+        public var line: String {
+            guard let current else { return "\(id): missing (baseline \(Self.format(baseline)))" }
+            let change = baseline == 0 ? "" : String(format: " (%+.2f%%)", (current - baseline) / abs(baseline) * 100)
+            return "\(id): \(Self.format(baseline)) → \(Self.format(current))\(change), allowed \(Self.format(allowed))"
+        }
+
+        static func format(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.6g", value)
+        }
+    }
+
+    public struct Outcome: Sendable {
+        public var compared = 0
+        public var regressions: [Finding] = []
+        public var improvements: [Finding] = []
+        /// In the run but not the baseline: not judged.
+        public var new: [String] = []
+
+        public var passed: Bool { regressions.isEmpty }
+
+        public var report: String {
+            var lines = ["gate: compared \(compared) figures: \(regressions.count) regressed, \(improvements.count) improved, \(new.count) new"]
+            if !regressions.isEmpty { lines += ["regressions:"] + regressions.map { "  ✗ " + $0.line } }
+            if !improvements.isEmpty {
+                lines += ["improvements (update the baseline to keep them):"] + improvements.prefix(20).map { "  ✓ " + $0.line }
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    public static func compare(_ current: BenchResults, baseline: BenchResults, thresholds: Thresholds = Thresholds()) -> Outcome {
+        var outcome = Outcome()
+        let now = Dictionary(current.figures.map { ($0.id, $0) }) { first, _ in first }
+        let before = Set(baseline.figures.map(\.id))
+        outcome.new = current.figures.map(\.id).filter { !before.contains($0) }
+        for figure in baseline.figures where figure.kind == .deterministic || thresholds.includesTimings {
+            outcome.compared += 1
+            let relative = figure.kind == .deterministic ? thresholds.deterministicRelative : thresholds.timingRelative
+            let slack = max(abs(figure.value) * relative, figure.kind == .deterministic ? 1e-12 : 0)
+            let allowed = figure.better == .higher ? figure.value - slack : figure.value + slack
+            guard let value = now[figure.id]?.value else {
+                outcome.regressions.append(Finding(id: figure.id, baseline: figure.value, current: nil, allowed: allowed))
+                continue
+            }
+            let finding = Finding(id: figure.id, baseline: figure.value, current: value, allowed: allowed)
+            let worse = figure.better == .higher ? value < allowed : value > allowed
+            let better = figure.better == .higher ? value > figure.value + slack : value < figure.value - slack
+            if worse { outcome.regressions.append(finding) } else if better { outcome.improvements.append(finding) }
+        }
+        return outcome
+    }
+
+    /// Reads a results file, with a clear error when it is not one.
+    public static func load(_ path: String) throws -> BenchResults {
+        guard let data = FileManager.default.contents(atPath: path) else { throw GateError.unreadable(path) }
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do {
+            let results = try decoder.decode(BenchResults.self, from: data)
+            guard results.schema == BenchResults.currentSchema else {
+                throw GateError.schema(path, found: results.schema)
+            }
+            return results
+        } catch let error as GateError {
+            throw error
+        } catch {
+            throw GateError.malformed(path, String(describing: error).prefix(200).description)
+        }
+    }
+}
+
+public enum GateError: Error, CustomStringConvertible {
+    case unreadable(String)
+    case malformed(String, String)
+    case schema(String, found: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path): "\(path): cannot read the results file"
+        case .malformed(let path, let reason): "\(path): not an imagecache-bench results file (\(reason))"
+        case .schema(let path, let found):
+            "\(path): results schema \(found), this build writes \(BenchResults.currentSchema); record a new baseline"
+        }
+    }
+}

@@ -1,0 +1,379 @@
+import Foundation
+import Histogram
+import ImagePipeline
+import OriginServer
+
+/// How a live replay runs.
+public struct LiveReplayOptions: Sendable {
+    /// Recorded time is divided by this; 0 replays as fast as `concurrency` allows.
+    public var speed = 0.0
+    /// Requests in flight at most (the app's cells on screen and prefetching).
+    public var concurrency = 64
+    /// Replay only the first so many requests.
+    public var requestLimit: Int?
+    public var memory = ByteSize.bytes(ReplayDefaults.memoryBytes)
+    /// nil: no disk tier.
+    public var disk: ByteSize? = .bytes(ReplayDefaults.diskBytes)
+    public var policy = ReplayDefaults.policy
+    public var keyStrategy = ReplayDefaults.keyStrategy
+    public var reaction = NamedReaction(.purgeAll)
+    /// Median origin latency per response (log-normal, σ 0.5); 0 for none.
+    public var latencyMilliseconds = 0.0
+    /// Share of origin responses that are faults (5xx, truncated bodies, resets, HTML, wrong types).
+    public var faultRate = 0.0
+    public var originStore = Recording.defaultStore
+    /// Recorded gaps longer than this (reading pauses, relaunches hours apart) are cut to it before `speed` applies.
+    public var longestGap = Duration.seconds(2)
+    /// How far live and simulated hit ratios may differ (cancellations and coalescing race in a live run).
+    public var tolerance = 0.03
+
+    public init() {}
+
+    var describe: String {
+        "\(policy) memory \(memory) disk \(disk?.description ?? "none") keys \(keyStrategy) warnings \(reaction)"
+            + " speed \(speed == 0 ? "max" : "\(speed)x") concurrency \(concurrency)"
+            + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
+    }
+}
+
+/// The live pipeline (libvips, a disk tier in a temporary directory, HTTP to the
+/// loopback origin) driven by a recorded workload: its order, its timing
+/// compressed, its cancellations, relaunches (a new pipeline on the same disk),
+/// new devices (a new disk), memory warnings and invalidations.
+public enum LiveReplay {
+    static let faults: [OriginFault] = [.serverError, .truncated, .reset, .htmlBody, .wrongContentType, .notFound]
+
+    public static func run(
+        _ full: RecordedWorkload, options: LiveReplayOptions, progress: ProgressLine = ProgressLine()
+    ) async throws -> LiveReplayReport {
+        let workload = options.requestLimit.map { full.prefix($0) } ?? full
+        try FileManager.default.createDirectory(atPath: options.originStore, withIntermediateDirectories: true)
+        let latency = options.latencyMilliseconds > 0
+            ? LatencyModel(otherHosts: .init(medianMilliseconds: options.latencyMilliseconds)) : .none
+        let origin = try await OriginServer.start(.init(storeDirectory: options.originStore, storeByteLimit: 4 << 30, latency: latency))
+        let fetcher = HTTPImageFetcher(.init(connectionsPerHost: max(options.concurrency, 8)))
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imagecache-bench-replay-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        do {
+            let run = try Run(workload: workload, options: options, origin: origin, fetcher: fetcher, scratch: scratch, progress: progress)
+            let report = try await run.replay()
+            try await fetcher.shutdown()
+            await origin.stop()
+            return report
+        } catch {
+            try? await fetcher.shutdown()
+            await origin.stop()
+            throw error
+        }
+    }
+
+    /// One replay's state: the current pipeline (replaced on relaunches), the
+    /// schedule, and the measurements. Used from the replaying task only.
+    final class Run {
+        let workload: RecordedWorkload
+        let options: LiveReplayOptions
+        let origin: OriginServer
+        let fetcher: HTTPImageFetcher
+        let scratch: String
+        let progress: ProgressLine
+        let memoryBytes: Int
+        let diskBytes: Int?
+        /// Loopback URL and host per URL id.
+        let fetchURLs: [String]
+        let measurements = SharedLocked(Measurements())
+        /// The app's pipeline in this launch; nil only while it is replaced.
+        var pipeline: ImagePipeline? {
+            didSet { current.withLock { $0 = pipeline } }
+        }
+        /// The pipeline now, for the memory sampler.
+        let current: SharedLocked<ImagePipeline?>
+        var device = 0
+        var totals = ImagePipeline.Statistics()
+        let start = ContinuousClock.now
+        /// Where the compressed schedule is, the recorded time it stands for, and the next event.
+        var schedule = Duration.zero
+        var previous: UInt64 = 0
+        var nextEvent = 0
+
+        struct Measurements {
+            var latency: [ImageResponse.Source: Histogram<UInt64>] = [:]
+            var decode = Histogram<UInt64>.microseconds()
+            var failed = 0
+            var cancelled = 0
+            var finished = 0
+        }
+
+        init(workload: RecordedWorkload, options: LiveReplayOptions, origin: OriginServer, fetcher: HTTPImageFetcher,
+             scratch: String, progress: ProgressLine) throws {
+            self.workload = workload
+            self.options = options
+            self.origin = origin
+            self.fetcher = fetcher
+            self.scratch = scratch
+            self.progress = progress
+            let trace = workload.simulationTrace(strategy: options.keyStrategy)
+            memoryBytes = options.memory.resolved(footprint: trace.memoryFootprint)
+            diskBytes = options.disk.map { $0.resolved(footprint: trace.diskFootprint) }
+            var urls = [String](repeating: "", count: workload.urls.count)
+            // The first request of each URL names the picture the origin serves for it.
+            for request in workload.requests where urls[Int(request.url)].isEmpty {
+                let descriptor = ImageDescriptor(
+                    contentID: workload.contents[Int(request.content)], width: Int(request.width), height: Int(request.height),
+                    format: request.format ?? .jpeg)
+                urls[Int(request.url)] = origin.url(for: descriptor, host: URL(string: workload.urls[Int(request.url)])?.host)
+            }
+            fetchURLs = urls
+            let first = try Self.makePipeline(options, memoryBytes, diskBytes, directory: scratch + "/device-0", fetcher: fetcher)
+            current = SharedLocked(Optional(first))
+            pipeline = first
+        }
+
+        static func makePipeline(
+            _ options: LiveReplayOptions, _ memoryBytes: Int, _ diskBytes: Int?, directory: String, fetcher: HTTPImageFetcher
+        ) throws -> ImagePipeline {
+            let configuration = ImagePipeline.Configuration(
+                memory: .init(limits: CacheLimits(costLimit: memoryBytes), policy: options.policy),
+                disk: diskBytes.map { DiskCache.Configuration(directory: directory, byteLimit: $0) },
+                keyStrategy: options.keyStrategy)
+            // The previous pipeline on this directory lets go of its lock as its last task ends.
+            var attempts = 0
+            while true {
+                do {
+                    return try ImagePipeline(configuration, fetcher: fetcher)
+                } catch {
+                    attempts += 1
+                    guard case .locked = error, attempts < 100 else { throw error }
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+            }
+        }
+
+        func replay() async throws -> LiveReplayReport {
+            let originBefore = origin.statistics, fetcherBefore = fetcher.statistics
+            let samples = SharedLocked<[LiveReplayReport.MemorySample]>([])
+            let start = start
+            let sampler = Task { [current] in
+                while !Task.isCancelled {
+                    let cost = current.withLock { $0?.memoryCache.storage.totalCost ?? 0 }
+                    samples.withLock {
+                        $0.append(.init(seconds: (ContinuousClock.now - start).seconds, residentBytes: ProcessMetrics.residentBytes, memoryCacheBytes: cost))
+                    }
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            previous = workload.requests.first?.time ?? 0
+            var index = 0
+            // Launch by launch: a relaunch waits for the launch's requests, then starts a new pipeline.
+            while index < workload.requests.count || nextEvent < workload.events.count {
+                var endOfLaunch = workload.requests.count
+                while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
+                    try apply(workload.events[nextEvent].kind)
+                    nextEvent += 1
+                }
+                if let boundary = workload.events[nextEvent...].first(where: { $0.kind.endsLaunch }) {
+                    endOfLaunch = boundary.beforeRequest
+                }
+                let launch = index..<max(index, endOfLaunch)
+                guard let current = pipeline else { break }
+                await replayLaunch(launch, on: current)
+                index = launch.upperBound
+                totals.add(current.statistics)
+                if index >= workload.requests.count, nextEvent >= workload.events.count { break }
+            }
+            sampler.cancel()
+            progress.finish()
+            let wall = (ContinuousClock.now - start).seconds
+            return report(wall: wall, originBefore: originBefore, fetcherBefore: fetcherBefore, samples: samples.withLock { $0 })
+        }
+
+        /// One launch's requests at their compressed times, at most `concurrency` in flight;
+        /// returns when all of them are answered.
+        private func replayLaunch(_ launch: Range<Int>, on current: ImagePipeline) async {
+            let slots = AsyncSemaphore(permits: options.concurrency)
+            let measurements = measurements
+            await withDiscardingTaskGroup { group in
+                for position in launch {
+                    let request = workload.requests[position]
+                    await wait(for: request)
+                    applyEvents(before: position, to: current)
+                    try? await slots.acquire()
+                    let imageRequest = ImageRequest(
+                        url: workload.urls[Int(request.url)], fetchURL: fetchURL(request, position),
+                        box: workload.boxes[Int(request.box)], priority: request.priority)
+                    let cancelAfter = request.cancelledAfter.map { cancelDelay($0) }
+                    group.addTask {
+                        await Self.load(imageRequest, on: current, cancelAfter: cancelAfter, into: measurements)
+                        slots.release()
+                    }
+                    if position % 256 == 0 { progress.update("replay: \(position)/\(workload.requests.count) requests") }
+                }
+            }
+        }
+
+        /// Sleeps until the request's compressed time (never, at speed 0).
+        private func wait(for request: RecordedWorkload.Request) async {
+            let gap = Duration.nanoseconds(Int64(request.time &- min(previous, request.time)))
+            previous = request.time
+            guard options.speed > 0 else { return }
+            schedule += min(gap, options.longestGap) / options.speed
+            try? await Task.sleep(until: start + schedule, clock: .continuous)
+        }
+
+        /// Warnings and invalidations inside a launch, in order with its requests.
+        private func applyEvents(before position: Int, to current: ImagePipeline) {
+            while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= position,
+                  !workload.events[nextEvent].kind.endsLaunch {
+                applyWithin(workload.events[nextEvent].kind, to: current)
+                nextEvent += 1
+            }
+        }
+
+        private func cancelDelay(_ milliseconds: Int) -> Duration {
+            .milliseconds(milliseconds) / max(options.speed, 1)
+        }
+
+        /// The loopback URL, with a fault for a deterministic share of requests.
+        private func fetchURL(_ request: RecordedWorkload.Request, _ position: Int) -> String {
+            guard options.faultRate > 0 else { return fetchURLs[Int(request.url)] }
+            let draw = Double(UInt64(position).mixed() >> 11) * 0x1.0p-53
+            guard draw < options.faultRate else { return fetchURLs[Int(request.url)] }
+            let fault = LiveReplay.faults[Int(UInt64(position).mixed() % UInt64(LiveReplay.faults.count))]
+            return fetchURLs[Int(request.url)] + "&fault=\(fault.rawValue)"
+        }
+
+        private static func load(_ request: ImageRequest, on pipeline: ImagePipeline, cancelAfter: Duration?, into measurements: SharedLocked<Measurements>) async {
+            let started = ContinuousClock.now
+            let outcome: Result<ImageResponse, any Error> = await withTaskGroup(of: Result<ImageResponse, any Error>?.self) { race in
+                race.addTask {
+                    do { return .success(try await pipeline.image(for: request)) } catch { return .failure(error) }
+                }
+                if let cancelAfter {
+                    race.addTask {
+                        try? await Task.sleep(for: cancelAfter)
+                        return nil
+                    }
+                }
+                let first = await race.next() ?? nil
+                race.cancelAll()
+                if let first { return first }
+                return await race.next().flatMap { $0 } ?? .failure(CancellationError())
+            }
+            let elapsed = UInt64(max((ContinuousClock.now - started).seconds * 1e6, 1))
+            measurements.withLock { books in
+                books.finished += 1
+                switch outcome {
+                case .success(let response):
+                    books.latency[response.source, default: .microseconds()].record(elapsed)
+                    if let decode = response.timings.decode { books.decode.record(UInt64(max(decode.seconds * 1e6, 1))) }
+                case .failure(is CancellationError):
+                    books.cancelled += 1
+                case .failure:
+                    books.failed += 1
+                }
+            }
+        }
+
+        /// Relaunches and new devices, between launches.
+        private func apply(_ kind: RecordedWorkload.Event.Kind) throws {
+            switch kind {
+            case .relaunch:
+                try replacePipeline()
+            case .newSession:
+                guard totals.requests > 0 || (pipeline?.statistics.requests ?? 0) > 0 else { return }
+                pipeline = nil
+                try? FileManager.default.removeItem(atPath: scratch + "/device-\(device)")
+                device += 1
+                try replacePipeline()
+            case .memoryWarning, .invalidate:
+                if let pipeline { applyWithin(kind, to: pipeline) }
+            }
+        }
+
+        /// A new process on this device's disk: the old pipeline goes first, so
+        /// its disk cache lets go of the directory.
+        private func replacePipeline() throws {
+            pipeline = nil
+            pipeline = try Self.makePipeline(options, memoryBytes, diskBytes, directory: scratch + "/device-\(device)", fetcher: fetcher)
+        }
+
+        private func applyWithin(_ kind: RecordedWorkload.Event.Kind, to pipeline: ImagePipeline) {
+            switch kind {
+            case .memoryWarning(let level): pipeline.respond(to: options.reaction.policy.reaction(to: level))
+            case .invalidate(let url): pipeline.invalidate(url: workload.urls[Int(url)])
+            case .relaunch, .newSession: break
+            }
+        }
+
+        private func report(
+            wall: Double, originBefore: OriginServer.Statistics, fetcherBefore: HTTPImageFetcher.Statistics,
+            samples: [LiveReplayReport.MemorySample]
+        ) -> LiveReplayReport {
+            let books = measurements.withLock { $0 }
+            var simulation = SimulationMatrix()
+            simulation.strategies = [options.keyStrategy]
+            simulation.memorySizes = [.bytes(memoryBytes)]
+            simulation.diskSizes = [diskBytes.map(ByteSize.bytes)]
+            simulation.policies = [options.policy]
+            simulation.reactions = [options.reaction]
+            simulation.bounds = false
+            let simulated = simulation.run([workload], progress: ProgressLine(enabled: false))[0].result
+            let requests = workload.requests.count
+            let origin = self.origin.statistics, fetched = fetcher.statistics
+            return LiveReplayReport(
+                trace: workload.name, configuration: options.describe, requests: requests,
+                answered: books.latency.values.reduce(0) { $0 + Int($1.totalCount) }, failed: books.failed, cancelled: books.cancelled,
+                wallSeconds: wall, requestsPerSecond: Double(requests) / max(wall, 1e-9),
+                latency: Dictionary(uniqueKeysWithValues: books.latency.map { ($0.key.rawValue, LatencySummary($0.value)) }),
+                decode: LatencySummary(books.decode),
+                originRequests: origin.requests - originBefore.requests, originBytes: origin.bytesSent - originBefore.bytesSent,
+                coalescedWaiters: totals.coalesced, stoppedTransfers: fetched.cancelled - fetcherBefore.cancelled,
+                peakResidentBytes: ProcessMetrics.peakResidentBytes,
+                memoryHits: totals.memoryHits, diskHits: totals.diskHits, networkLoads: totals.networkLoads,
+                liveHitRatio: Double(totals.memoryHits + totals.coalesced) / Double(max(requests, 1)),
+                liveCombinedHitRatio: Double(totals.memoryHits + totals.coalesced + totals.diskHits) / Double(max(requests, 1)),
+                simulatedHitRatio: simulated.hitRatio, simulatedCombinedHitRatio: simulated.combinedHitRatio,
+                tolerance: options.tolerance, memoryOverTime: samples)
+        }
+    }
+}
+
+extension RecordedWorkload.Event.Kind {
+    /// Whether the app's process ends here (a relaunch or another device).
+    var endsLaunch: Bool {
+        switch self {
+        case .relaunch, .newSession: true
+        case .memoryWarning, .invalidate: false
+        }
+    }
+}
+
+extension ImagePipeline.Statistics {
+    mutating func add(_ other: ImagePipeline.Statistics) {
+        requests += other.requests
+        memoryHits += other.memoryHits
+        diskHits += other.diskHits
+        networkLoads += other.networkLoads
+        coalesced += other.coalesced
+        failures += other.failures
+        cancellations += other.cancellations
+        staleDiscarded += other.staleDiscarded
+    }
+}
+
+extension Histogram<UInt64> {
+    /// Microseconds from 1 µs to 10 minutes, three significant digits.
+    static func microseconds() -> Histogram<UInt64> {
+        Histogram(lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+    }
+}
+
+extension UInt64 {
+    /// SplitMix64's finaliser: a well-spread hash of a counter.
+    func mixed() -> UInt64 {
+        var z = self &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

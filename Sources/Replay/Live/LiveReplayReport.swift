@@ -1,0 +1,65 @@
+import Histogram
+
+/// Latency of one kind of answer, in milliseconds.
+public struct LatencySummary: Codable, Sendable {
+    public var count: Int
+    public var p50: Double
+    public var p90: Double
+    public var p99: Double
+    public var p999: Double
+    public var max: Double
+
+    init(_ histogram: Histogram<UInt64>) {
+        func milliseconds(_ microseconds: UInt64) -> Double { Double(microseconds) / 1000 }
+        count = Int(histogram.totalCount)
+        p50 = milliseconds(histogram.valueAtPercentile(50))
+        p90 = milliseconds(histogram.valueAtPercentile(90))
+        p99 = milliseconds(histogram.valueAtPercentile(99))
+        p999 = milliseconds(histogram.valueAtPercentile(99.9))
+        max = milliseconds(histogram.max)
+    }
+}
+
+/// What a live replay measured, and whether it agrees with the simulator.
+public struct LiveReplayReport: Codable, Sendable {
+    public var trace: String
+    public var configuration: String
+    public var requests: Int
+    public var answered: Int
+    public var failed: Int
+    /// Requests the replay cancelled as the app did.
+    public var cancelled: Int
+    public var wallSeconds: Double
+    public var requestsPerSecond: Double
+    /// Per source: memory, disk, network, coalesced.
+    public var latency: [String: LatencySummary]
+    public var decode: LatencySummary
+    public var originRequests: Int
+    public var originBytes: Int
+    public var coalescedWaiters: Int
+    /// Transfers stopped because nobody waited for them any more.
+    public var stoppedTransfers: Int
+    public var peakResidentBytes: Int
+    public var memoryHits: Int
+    public var diskHits: Int
+    public var networkLoads: Int
+    /// Live: requests answered from memory or by joining a flight in progress.
+    public var liveHitRatio: Double
+    /// Live: requests answered without a new download (memory, coalesced or disk).
+    public var liveCombinedHitRatio: Double
+    public var simulatedHitRatio: Double
+    public var simulatedCombinedHitRatio: Double
+    public var tolerance: Double
+    /// Memory and resident size over the run.
+    public var memoryOverTime: [MemorySample]
+
+    public var agrees: Bool {
+        abs(liveHitRatio - simulatedHitRatio) <= tolerance && abs(liveCombinedHitRatio - simulatedCombinedHitRatio) <= tolerance
+    }
+
+    public struct MemorySample: Codable, Sendable {
+        public var seconds: Double
+        public var residentBytes: Int
+        public var memoryCacheBytes: Int
+    }
+}

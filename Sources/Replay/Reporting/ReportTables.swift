@@ -1,0 +1,131 @@
+import Foundation
+
+/// The tables every command prints and writes: `.human` for terminals and
+/// Markdown (percentages, MB), `.machine` for CSV (raw numbers).
+public enum ReportStyle: Sendable { case human, machine }
+
+public enum ReportTables {
+    static func percent(_ value: Double, _ style: ReportStyle) -> String {
+        guard value.isFinite else { return "" }
+        return style == .human ? String(format: "%.2f%%", value * 100) : String(format: "%.6f", value)
+    }
+
+    static func megabytes(_ bytes: Int, _ style: ReportStyle) -> String {
+        style == .human ? String(format: "%.1f", Double(bytes) / 1e6) : String(bytes)
+    }
+
+    static func size(_ bytes: Int?, _ style: ReportStyle) -> String {
+        guard let bytes else { return style == .human ? "none" : "" }
+        return style == .human ? ByteSize.format(bytes) : String(bytes)
+    }
+
+    static func number(_ value: Double, _ digits: Int = 1, _ style: ReportStyle) -> String {
+        guard value.isFinite else { return "" }
+        return String(format: style == .human ? "%.\(digits)f" : "%.6f", value)
+    }
+
+    public static func simulations(_ rows: [SimulationRow], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("keys", .left), ("policy", .left), ("memory", .right), ("disk", .right), ("warnings", .left),
+            ("hit", .right), ("byte hit", .right), ("disk hit", .right), ("either", .right), ("origin fetches", .right),
+            (style == .human ? "MB down" : "bytes down", .right), ("wrong", .right), ("stale", .right), ("evictions", .right),
+            ("Belady", .right), ("bound", .right), ("gap to Belady", .right),
+        ])
+        for row in rows {
+            let result = row.result
+            table.append([
+                row.trace, row.keyStrategy, row.policy, size(row.memoryBytes, style), size(row.diskBytes, style),
+                row.warnings == "trace" ? row.reaction : "\(row.warnings) \(row.reaction)",
+                percent(result.hitRatio, style), percent(result.byteHitRatio, style), percent(row.diskHitRatio, style),
+                percent(result.combinedHitRatio, style), String(Int(result.originFetches.rounded())),
+                megabytes(result.bytesDownloaded, style), String(result.wrongImages), String(result.staleImages),
+                String(result.statistics.evictions),
+                row.bounds.map { percent($0.belady, style) } ?? "", row.bounds.map { percent($0.objectBound, style) } ?? "",
+                row.bounds.map { percent($0.belady - result.hitRatio, style) } ?? "",
+            ])
+        }
+        return table
+    }
+
+    public static func keys(_ rows: [KeyComparisonRow], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("keys", .left), ("hit", .right), ("either", .right), ("wrong images", .right),
+            ("wrong rate", .right), ("stale", .right), ("distinct keys", .right), ("URLs", .right), ("not file names", .right),
+        ])
+        for row in rows {
+            table.append([
+                row.trace, row.keyStrategy, percent(row.hitRatio, style), percent(row.combinedHitRatio, style),
+                String(row.wrongImages), percent(row.wrongImageRate, style), String(row.staleImages), String(row.distinctKeys),
+                String(row.distinctURLs), String(row.unusableFileNames),
+            ])
+        }
+        return table
+    }
+
+    /// The worst collisions of each strategy, as readable lines.
+    public static func collisions(_ rows: [KeyComparisonRow]) -> String {
+        rows.filter { !$0.worstCollisions.isEmpty }.map { row in
+            "\(row.trace), \(row.keyStrategy):\n" + row.worstCollisions.map {
+                "  key \"\($0.key.prefix(60))\" names \($0.pictures) pictures, asked \($0.requests)×:\n    \($0.first)\n    \($0.second)"
+            }.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    public static func sweep(_ points: [SweepPoint], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("keys", .left), ("policy", .left), ("memory", .right), ("of footprint", .right),
+            ("hit", .right), ("byte hit", .right), ("miss", .right),
+        ])
+        for point in points {
+            table.append([
+                point.trace, point.keyStrategy, point.policy, size(point.memoryBytes, style), percent(point.fraction, style),
+                percent(point.hitRatio, style), percent(point.byteHitRatio, style), percent(point.missRatio, style),
+            ])
+        }
+        return table
+    }
+
+    public static func warnings(_ rows: [WarningComparisonRow], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("warnings from", .left), ("reaction", .left), ("warnings", .right), ("hit", .right),
+            ("without warnings", .right), ("hit lost", .right), ("refetches", .right),
+            (style == .human ? "MB refetched" : "bytes refetched", .right), (style == .human ? "extra MB" : "extra bytes", .right),
+            ("recovered", .right), ("mean recovery s", .right), ("longest s", .right),
+        ])
+        for row in rows {
+            table.append([
+                row.trace, row.source, row.reaction, String(row.warnings), percent(row.hitRatio, style),
+                percent(row.baselineHitRatio, style), percent(row.hitRatioLoss, style), String(row.refetches),
+                megabytes(row.refetchedBytes, style), megabytes(row.extraBytesDownloaded, style), String(row.recovered),
+                number(row.meanRecoverySeconds, 1, style), number(row.longestRecoverySeconds, 1, style),
+            ])
+        }
+        return table
+    }
+
+    public static func replays(_ reports: [LiveReplayReport], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("requests", .right), ("req/s", .right), ("memory p50/p99 ms", .right), ("disk p50/p99 ms", .right),
+            ("network p50/p99 ms", .right), ("coalesced p50/p99 ms", .right), ("origin requests", .right),
+            (style == .human ? "origin MB" : "origin bytes", .right), ("coalesced", .right), ("stopped transfers", .right),
+            ("failed", .right), (style == .human ? "peak RSS MB" : "peak RSS bytes", .right), ("live hit / either", .right),
+            ("simulated hit / either", .right), ("agree", .left),
+        ])
+        for report in reports {
+            func latency(_ source: String) -> String {
+                guard let summary = report.latency[source] else { return "" }
+                return number(summary.p50, 2, style) + "/" + number(summary.p99, 2, style)
+            }
+            table.append([
+                report.trace, String(report.requests), number(report.requestsPerSecond, 0, style), latency("memory"), latency("disk"),
+                latency("network"), latency("coalesced"), String(report.originRequests), megabytes(report.originBytes, style),
+                String(report.coalescedWaiters), String(report.stoppedTransfers), String(report.failed),
+                megabytes(report.peakResidentBytes, style),
+                percent(report.liveHitRatio, style) + " / " + percent(report.liveCombinedHitRatio, style),
+                percent(report.simulatedHitRatio, style) + " / " + percent(report.simulatedCombinedHitRatio, style),
+                report.agrees ? "yes" : "NO (tolerance \(percent(report.tolerance, .human)))",
+            ])
+        }
+        return table
+    }
+}

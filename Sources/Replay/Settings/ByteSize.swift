@@ -1,0 +1,59 @@
+import Foundation
+
+/// A cache size as users write it: `64MB`, `1.5GiB`, `800KB`, `123456`, or
+/// `10%` of what the workload would need to never evict (its footprint).
+/// KB/MB/GB are decimal (1000), KiB/MiB/GiB binary (1024).
+public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
+    case bytes(Int)
+    case fraction(Double)
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public let text: String
+        public var description: String {
+            "\"\(text)\" is not a size: write a number with a unit (64MB, 1.5GiB, 800KiB, 4096) or a share of the working set (10%)"
+        }
+    }
+
+    private static let units: [(String, Double)] = [
+        ("kib", 1024), ("mib", 1_048_576), ("gib", 1_073_741_824), ("tib", 1_099_511_627_776),
+        ("kb", 1e3), ("mb", 1e6), ("gb", 1e9), ("tb", 1e12), ("k", 1024), ("m", 1_048_576), ("g", 1_073_741_824), ("b", 1),
+    ]
+
+    public init(parsing text: String) throws(ParseError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if trimmed.hasSuffix("%") {
+            guard let percent = Double(trimmed.dropLast()), percent > 0, percent.isFinite else { throw ParseError(text: text) }
+            self = .fraction(percent / 100)
+            return
+        }
+        let unit = Self.units.first { trimmed.hasSuffix($0.0) }
+        let number = unit.map { String(trimmed.dropLast($0.0.count)) } ?? trimmed
+        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite,
+              value * (unit?.1 ?? 1) < 9e18 else { throw ParseError(text: text) }
+        self = .bytes(Int((value * (unit?.1 ?? 1)).rounded()))
+    }
+
+    /// The size in bytes, given the footprint a fraction refers to.
+    public func resolved(footprint: Int) -> Int {
+        switch self {
+        case .bytes(let bytes): bytes
+        case .fraction(let fraction): max(1, Int((Double(footprint) * fraction).rounded()))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .bytes(let bytes): Self.format(bytes)
+        case .fraction(let fraction): "\((fraction * 100).formatted(.number.precision(.fractionLength(0...2))))%"
+        }
+    }
+
+    /// Bytes in the largest binary unit that keeps a short number: 64MiB, 1.5GiB, 800KiB.
+    public static func format(_ bytes: Int) -> String {
+        for (suffix, scale) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where bytes >= scale {
+            let value = Double(bytes) / Double(scale)
+            return value.formatted(.number.precision(.fractionLength(0...1)).grouping(.never)) + suffix
+        }
+        return "\(bytes)B"
+    }
+}

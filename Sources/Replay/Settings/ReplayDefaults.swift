@@ -1,0 +1,14 @@
+import ImagePipeline
+
+/// The settings the bench uses when a command is not told otherwise: the
+/// pipeline's defaults, so "default configuration" means what a user gets.
+public enum ReplayDefaults {
+    /// `ImagePipeline.Configuration`'s memory limit.
+    public static let memoryBytes = 100 << 20
+    /// A disk tier of 150 MB, Nuke's `DataCache` default.
+    public static let diskBytes = 150_000_000
+    public static let keyStrategy = ImagePipeline.Configuration().keyStrategy
+    public static let policy = EvictionPolicyKind.lru
+    /// Memory sizes of the policy comparison: a small phone budget to the default.
+    public static let comparedMemorySizes: [ByteSize] = [.bytes(8 << 20), .bytes(32 << 20), .bytes(memoryBytes)]
+}

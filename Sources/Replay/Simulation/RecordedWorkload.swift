@@ -1,0 +1,139 @@
+import ImagePipeline
+import Workloads
+
+/// A recorded trace read once into compact arrays, independent of any cache
+/// setting: URLs, pictures and boxes interned to integers, sessions laid end
+/// to end on one clock, cancels and offline spells resolved onto the requests
+/// they affect. `SimulationTraceBuilder` turns it into a `SimulationTrace`
+/// per key strategy; live replay walks the same requests.
+public struct RecordedWorkload: Sendable {
+    /// The file's name, for reports.
+    public let name: String
+    public let header: TraceHeader
+    /// Distinct URLs, boxes and pictures; requests refer to them by index.
+    public private(set) var urls: [String] = []
+    public private(set) var boxes: [ThumbnailRequest] = []
+    public private(set) var requests: [Request] = []
+    public private(set) var events: [Event] = []
+    /// The ground-truth content id behind each interned picture.
+    public private(set) var contents: [UInt64] = []
+    public private(set) var sessions = 0
+
+    public struct Request: Sendable {
+        /// The request id in the trace (cancels name it).
+        public var id: Int
+        public var url: Int32
+        public var box: Int32
+        public var content: Int32
+        public var bytes: Int
+        public var width: Int32
+        public var height: Int32
+        public var format: ImageFormat?
+        public var priority: ImageRequest.Priority
+        /// Nanoseconds on the workload's clock (sessions one hour apart).
+        public var time: UInt64
+        /// Milliseconds after the request that the app cancelled it, if it did.
+        public var cancelledAfter: Int?
+        public var offline: Bool
+        public var session: Int32
+    }
+
+    public struct Event: Sendable {
+        public var beforeRequest: Int
+        public var time: UInt64
+        public var kind: Kind
+
+        public enum Kind: Sendable {
+            case memoryWarning(MemoryPressureLevel)
+            case relaunch
+            case newSession
+            case invalidate(url: Int32)
+        }
+    }
+
+    /// Gap on the workload clock between one session's last event and the next session.
+    static let sessionGap: UInt64 = 3_600 * 1_000_000_000
+
+    public static func load(path: String) throws(TraceError) -> RecordedWorkload {
+        var reader = try TraceReader(path: path)
+        var workload = RecordedWorkload(name: path.split(separator: "/").last.map(String.init) ?? path, header: reader.header)
+        try workload.read(&reader)
+        return workload
+    }
+
+    private init(name: String, header: TraceHeader) {
+        self.name = name
+        self.header = header
+    }
+
+    private mutating func read(_ reader: inout TraceReader) throws(TraceError) {
+        var urlIDs: [String: Int32] = [:], boxIDs: [ThumbnailRequest: Int32] = [:], contentIDs: [UInt64: Int32] = [:]
+        var pending: [Int: Int] = [:]  // request id → index, for cancels
+        var base: UInt64 = 0, last: UInt64 = 0, offline = false
+        func intern<Key: Hashable>(_ key: Key, _ table: inout [Key: Int32], _ add: (Key) -> Void) -> Int32 {
+            if let id = table[key] { return id }
+            let id = Int32(table.count)
+            table[key] = id
+            add(key)
+            return id
+        }
+        while let event = try reader.next() {
+            let time = base + UInt64(event.time) * 1_000_000
+            last = max(last, time)
+            switch event.kind {
+            case .session:
+                sessions += 1
+                base = sessions == 1 ? 0 : last + Self.sessionGap
+                last = base
+                offline = false
+                pending.removeAll(keepingCapacity: true)
+                events.append(Event(beforeRequest: requests.count, time: base, kind: .newSession))
+            case .image(let image):
+                let box = ThumbnailRequest(width: image.boxWidth, height: image.boxHeight, scale: image.scale)
+                pending[image.id] = requests.count
+                requests.append(Request(
+                    id: image.id,
+                    url: intern(image.url, &urlIDs) { urls.append($0) },
+                    box: intern(box, &boxIDs) { boxes.append($0) },
+                    content: intern(image.content, &contentIDs) { contents.append($0) },
+                    bytes: image.bytes, width: Int32(clamping: image.width), height: Int32(clamping: image.height),
+                    format: ImageFormat(rawValue: image.format),
+                    priority: image.priority == .visible ? .visible : .prefetch,
+                    time: time, cancelledAfter: nil, offline: offline, session: Int32(sessions)))
+            case .cancel(let id):
+                if let index = pending.removeValue(forKey: id) {
+                    requests[index].cancelledAfter = Int((time - requests[index].time) / 1_000_000)
+                }
+            case .memoryWarning(let level):
+                events.append(Event(beforeRequest: requests.count, time: time, kind: .memoryWarning(level == "critical" ? .critical : .warning)))
+            case .relaunch:
+                offline = false
+                events.append(Event(beforeRequest: requests.count, time: time, kind: .relaunch))
+            case .offline(let isOffline):
+                offline = isOffline
+            case .invalidate(let url):
+                events.append(Event(beforeRequest: requests.count, time: time, kind: .invalidate(url: intern(url, &urlIDs) { urls.append($0) })))
+            case .api:
+                break
+            }
+        }
+    }
+
+    /// The first `count` requests with the events among them.
+    public func prefix(_ count: Int) -> RecordedWorkload {
+        guard count < requests.count else { return self }
+        var cut = self
+        cut.requests = Array(requests.prefix(count))
+        cut.events = events.filter { $0.beforeRequest < count }
+        cut.sessions = Int(cut.requests.last?.session ?? 0)
+        return cut
+    }
+
+    /// The memory cost a request's thumbnail will have: its fitted pixel size
+    /// times 3 bands for JPEG, 4 for formats that usually carry alpha.
+    public func cost(of request: Request) -> Int {
+        let size = boxes[Int(request.box)].fittedSize(width: Int(request.width), height: Int(request.height))
+        let bands = request.format == .jpeg || request.format == .gif ? 3 : 4
+        return size.width * size.height * bands
+    }
+}

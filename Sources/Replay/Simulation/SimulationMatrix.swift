@@ -1,0 +1,146 @@
+import Foundation
+import ImagePipeline
+
+/// A named memory-warning reaction, as the commands spell it.
+public struct NamedReaction: Hashable, Sendable, CustomStringConvertible {
+    public let policy: MemoryPressurePolicy
+    public var description: String { policy.warning.description }
+
+    public init(_ reaction: MemoryPressureReaction) {
+        policy = MemoryPressurePolicy(warning: reaction, critical: reaction == .ignore ? .ignore : .purgeAll)
+    }
+
+    /// `purge-all`, `trim-to-50%`, `trim-idle-30s`, `ignore`.
+    public init?(name: String) {
+        let lowered = name.lowercased()
+        if lowered == "purge-all" { self.init(.purgeAll); return }
+        if lowered == "ignore" { self.init(.ignore); return }
+        if lowered.hasPrefix("trim-to-"), lowered.hasSuffix("%"), let percent = Double(lowered.dropFirst(8).dropLast()),
+           (0...100).contains(percent) {
+            self.init(.trimToFraction(percent / 100))
+            return
+        }
+        if lowered.hasPrefix("trim-idle-"), lowered.hasSuffix("s"), let seconds = Double(lowered.dropFirst(10).dropLast()), seconds >= 0 {
+            self.init(.trimIdle(seconds: seconds))
+            return
+        }
+        return nil
+    }
+
+    public static let standard = [NamedReaction(.purgeAll), NamedReaction(.trimToFraction(0.5)), NamedReaction(.trimIdle(seconds: 30))]
+}
+
+/// Traces × key strategies × memory and disk sizes × policies × reactions,
+/// each cell one deterministic `CacheSimulator` run, with the offline bounds
+/// per (trace, strategy, memory size). Cells run in parallel on all cores.
+public struct SimulationMatrix: Sendable {
+    public var strategies: [CacheKeyStrategy] = [ReplayDefaults.keyStrategy]
+    public var memorySizes: [ByteSize] = [.bytes(ReplayDefaults.memoryBytes)]
+    /// nil: no disk tier.
+    public var diskSizes: [ByteSize?] = [.bytes(ReplayDefaults.diskBytes)]
+    public var policies: [EvictionPolicyKind] = [.lru]
+    public var reactions: [NamedReaction] = [NamedReaction(.purgeAll)]
+    public var warnings: SimulationConfiguration.WarningSource = .trace
+    public var honoursInvalidations = true
+    public var bounds = true
+
+    public init() {}
+
+    public func run(_ workloads: [RecordedWorkload], progress: ProgressLine = ProgressLine()) -> [SimulationRow] {
+        struct Cell: Sendable {
+            let trace: Int, strategy: Int, memory: Int, disk: Int, policy: Int, reaction: Int
+        }
+        // One trace per (workload, strategy), shared by its cells.
+        let traces = workloads.map { workload in strategies.map { workload.simulationTrace(strategy: $0) } }
+        var cells: [Cell] = []
+        for trace in workloads.indices {
+            for strategy in strategies.indices {
+                for memory in memorySizes.indices {
+                    for disk in diskSizes.indices {
+                        for policy in policies.indices {
+                            for reaction in reactions.indices {
+                                cells.append(Cell(trace: trace, strategy: strategy, memory: memory, disk: disk, policy: policy, reaction: reaction))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let footprints = traces.map { $0.map { (memory: $0.memoryFootprint, disk: $0.diskFootprint) } }
+        let rows = ParallelMap.run(cells, progress: progress, label: "simulate") { cell -> SimulationRow in
+            let trace = traces[cell.trace][cell.strategy]
+            let footprint = footprints[cell.trace][cell.strategy]
+            let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprint.memory)
+            let diskBytes = diskSizes[cell.disk].map { $0.resolved(footprint: footprint.disk) }
+            let configuration = SimulationConfiguration(
+                limits: CacheLimits(costLimit: memoryBytes), policy: policies[cell.policy],
+                pressure: reactions[cell.reaction].policy, warnings: warnings,
+                disk: diskBytes.map { .init(byteLimit: $0) }, honoursInvalidations: honoursInvalidations)
+            let start = ContinuousClock.now
+            let result = CacheSimulator.run(trace, configuration)
+            return SimulationRow(
+                trace: workloads[cell.trace].name, keyStrategy: strategies[cell.strategy].description,
+                memoryBytes: memoryBytes, diskBytes: diskBytes, reaction: reactions[cell.reaction].description,
+                warnings: warnings.description, result: result, seconds: (ContinuousClock.now - start).seconds)
+        }
+        guard bounds else { return rows }
+        // Bounds per (trace, strategy, memory size), computed once each.
+        var boundCells: [Cell] = []
+        for trace in workloads.indices {
+            for strategy in strategies.indices {
+                for memory in memorySizes.indices {
+                    boundCells.append(Cell(trace: trace, strategy: strategy, memory: memory, disk: 0, policy: 0, reaction: 0))
+                }
+            }
+        }
+        let scoped = traces.map { $0.map { $0.scopedToLaunches() } }
+        let found = ParallelMap.run(boundCells, progress: progress, label: "bounds") { cell -> OfflineBoundsRow in
+            let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprints[cell.trace][cell.strategy].memory)
+            return OfflineBoundsRow(trace: scoped[cell.trace][cell.strategy], limits: CacheLimits(costLimit: memoryBytes))
+        }
+        var boundsByCell: [String: OfflineBoundsRow] = [:]
+        for (cell, bound) in zip(boundCells, found) {
+            boundsByCell["\(cell.trace) \(cell.strategy) \(cell.memory)"] = bound
+        }
+        return zip(cells, rows).map { cell, row in
+            var row = row
+            row.bounds = boundsByCell["\(cell.trace) \(cell.strategy) \(cell.memory)"]
+            return row
+        }
+    }
+}
+
+/// The offline references for one memory size: Belady's MIN and the PFOO-L
+/// space-time bounds on object and byte hit ratio.
+public struct OfflineBoundsRow: Codable, Sendable, Equatable {
+    public var belady: Double
+    public var objectBound: Double
+    public var byteBound: Double
+
+    init(trace: SimulationTrace, limits: CacheLimits) {
+        belady = OfflineBounds.belady(trace, limits: limits).hitRatio
+        let bound = OfflineBounds.spaceTimeBound(trace, limits: limits)
+        objectBound = bound.objects.hitRatio
+        byteBound = bound.bytes.byteHitRatio
+    }
+}
+
+/// One simulated configuration on one trace.
+public struct SimulationRow: Codable, Sendable {
+    public var trace: String
+    public var keyStrategy: String
+    public var memoryBytes: Int
+    public var diskBytes: Int?
+    public var reaction: String
+    public var warnings: String
+    public var result: SimulationResult
+    public var seconds: Double
+    public var bounds: OfflineBoundsRow?
+
+    public var policy: String { result.policy }
+    public var diskHitRatio: Double { result.requests == 0 ? 0 : Double(result.diskHits) / Double(result.requests) }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+import ImagePipeline
+import Replay
+
+/// The traces a command runs on.
+struct WorkloadOptions: ParsableArguments {
+    @Argument(help: "Trace files (.jsonl or .jsonl.gz). Default: every .jsonl.gz in ./datasets.")
+    var traces: [String] = []
+
+    @Option(help: "Use only the first N requests of each trace.")
+    var requests: Int?
+
+    func load(progress: ProgressLine = ProgressLine()) throws -> [RecordedWorkload] {
+        let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
+        return try paths.map { path in
+            progress.update("reading \(path)")
+            let workload = try RecordedWorkload.load(path: path)
+            return requests.map { workload.prefix($0) } ?? workload
+        }
+    }
+
+    static func defaultDatasets(directory: String = "datasets") throws -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let traces = names.filter { $0.hasSuffix(".jsonl.gz") }.sorted()
+        guard !traces.isEmpty else {
+            throw ValidationError("no traces given and no ./\(directory)/*.jsonl.gz here; run from the project folder or name trace files")
+        }
+        return traces.map { directory + "/" + $0 }
+    }
+
+    func validate() throws {
+        if let requests, requests < 1 { throw ValidationError("--requests must be at least 1") }
+    }
+}
+
+/// The cache settings a simulation matrix spans; lists are comma-separated.
+struct CacheOptions: ParsableArguments {
+    @Option(help: "Eviction policies (\(EvictionPolicyKind.allCases.map(\.description).joined(separator: ", ")), or all).")
+    var policy = ReplayDefaults.policy.description
+
+    @Option(help: "Memory sizes: 64MB, 1.5GiB, 800KiB, or a share of the working set (10%).")
+    var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
+
+    @Option(help: "Disk sizes as for --memory, or none.")
+    var disk = "150MB"
+
+    @Option(help: "Key strategies (\(CacheKeyStrategy.allStrategies.map(\.description).joined(separator: ", ")), or all).")
+    var keys = ReplayDefaults.keyStrategy.description
+
+    @Option(help: "Reactions to memory warnings: purge-all, trim-to-50%, trim-idle-30s, ignore.")
+    var reaction = "purge-all"
+
+    @Option(help: "Where warnings come from: trace, none, every:30s, above:64MB.")
+    var warnings = "trace"
+
+    @Flag(help: "Model a pipeline that never invalidates (edited pictures are then served stale).")
+    var ignoreInvalidations = false
+
+    func validate() throws { _ = try matrix() }
+
+    func matrix() throws -> SimulationMatrix {
+        var matrix = SimulationMatrix()
+        matrix.policies = try Self.policies(policy)
+        matrix.memorySizes = try Self.list(memory).map(Self.size)
+        matrix.diskSizes = try Self.list(disk).map { $0.lowercased() == "none" ? nil : try Self.size($0) }
+        matrix.strategies = try Self.strategies(keys)
+        matrix.reactions = try Self.list(reaction).map(Self.reaction)
+        matrix.warnings = try Self.warningSource(warnings)
+        matrix.honoursInvalidations = !ignoreInvalidations
+        return matrix
+    }
+
+    static func list(_ text: String) throws -> [String] {
+        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !items.isEmpty else { throw ValidationError("an empty list; give at least one value") }
+        return items
+    }
+
+    static func size(_ text: String) throws -> ByteSize {
+        do { return try ByteSize(parsing: text) } catch { throw ValidationError(error.description) }
+    }
+
+    static func policies(_ text: String) throws -> [EvictionPolicyKind] {
+        if text.lowercased() == "all" { return EvictionPolicyKind.allCases }
+        return try list(text).map {
+            guard let kind = EvictionPolicyKind(name: $0) else {
+                throw ValidationError("unknown policy \"\($0)\"; choose from \(EvictionPolicyKind.allCases.map(\.description).joined(separator: ", "))")
+            }
+            return kind
+        }
+    }
+
+    static func strategies(_ text: String) throws -> [CacheKeyStrategy] {
+        if text.lowercased() == "all" { return CacheKeyStrategy.allStrategies }
+        return try list(text).map {
+            guard let strategy = CacheKeyStrategy(name: $0) else {
+                throw ValidationError("unknown key strategy \"\($0)\"; choose from \(CacheKeyStrategy.allStrategies.map(\.description).joined(separator: ", "))")
+            }
+            return strategy
+        }
+    }
+
+    static func reaction(_ text: String) throws -> NamedReaction {
+        guard let reaction = NamedReaction(name: text) else {
+            throw ValidationError("unknown reaction \"\(text)\"; write purge-all, trim-to-50%, trim-idle-30s or ignore")
+        }
+        return reaction
+    }
+
+    static func warningSource(_ text: String) throws -> SimulationConfiguration.WarningSource {
+        let lowered = text.lowercased()
+        if lowered == "trace" { return .trace }
+        if lowered == "none" { return .none }
+        if lowered.hasPrefix("every:"), lowered.hasSuffix("s"), let seconds = Double(lowered.dropFirst(6).dropLast()), seconds > 0 {
+            return .every(seconds: seconds)
+        }
+        if lowered.hasPrefix("above:"), case .bytes(let bytes) = try size(String(text.dropFirst(6))) {
+            return .costAbove(bytes)
+        }
+        throw ValidationError("unknown warning source \"\(text)\"; write trace, none, every:30s or above:64MB")
+    }
+}
+
+/// Where results go.
+struct OutputOptions: ParsableArguments {
+    @Option(name: [.short, .long], help: "Directory for results.json, CSV, report.md and charts (default: results/<timestamp>).")
+    var output: String?
+
+    @Flag(help: "Print results.json to stdout instead of tables.")
+    var json = false
+
+    @Flag(help: "Print Markdown tables (for pull requests) instead of plain ones.")
+    var markdown = false
+
+    @Flag(help: "Write no files.")
+    var noFiles = false
+
+    /// Prints a table in the chosen form.
+    func show(_ title: String, _ table: TextTable) {
+        guard !json, !table.rows.isEmpty else { return }
+        print(markdown ? "### \(title)\n\n" + table.markdown() + "\n" : "== \(title)\n" + table.render() + "\n")
+    }
+
+    /// Writes the results folder (unless --no-files) and prints where it went, or the JSON.
+    func finish(_ results: BenchResults) throws {
+        var results = results
+        results.deriveFigures()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+        }
+        guard !noFiles else { return }
+        let directory = output ?? ResultsWriter.timestampedDirectory()
+        let (files, notes) = try ResultsWriter.write(results, to: directory)
+        for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
+        if !json { print("results: \(directory)/ (\(files.joined(separator: ", ")))") }
+    }
+}
+
+/// The command line as typed, for results files.
+var commandLine: String {
+    (["imagecache-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+}

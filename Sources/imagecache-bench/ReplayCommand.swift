@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import ImagePipeline
+import Replay
+
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Drive the live pipeline (libvips, a real disk, HTTP to the loopback origin) with a trace, and check it agrees with simulate.")
+    @OptionGroup var workloads: WorkloadOptions
+    @Option(help: "Recorded time divided by this; 0 replays as fast as --concurrency allows.") var speed = 0.0
+    @Option(help: "Requests in flight at most.") var concurrency = 64
+    @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
+    @Option(help: "Disk size, or none.") var disk = "150MB"
+    @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
+    @Option(help: "Key strategy.") var keys = ReplayDefaults.keyStrategy.description
+    @Option(help: "Reaction to memory warnings.") var reaction = "purge-all"
+    @Option(help: "Median origin latency in milliseconds (log-normal).") var latency = 0.0
+    @Option(help: "Share of origin responses that are faults (0–1).") var faults = 0.0
+    @Option(help: "Directory where the origin keeps synthesised images.") var store = Recording.defaultStore
+    @Flag(help: "Exit 1 when live and simulated hit ratios disagree.") var requireAgreement = false
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard speed >= 0 else { throw ValidationError("--speed must be 0 (as fast as possible) or positive") }
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard (0...1).contains(faults) else { throw ValidationError("--faults is a share between 0 and 1") }
+    }
+
+    func run() async throws {
+        let loaded = try workloads.load()
+        var options = LiveReplayOptions()
+        options.speed = speed
+        options.concurrency = concurrency
+        options.memory = try CacheOptions.size(memory)
+        options.disk = disk.lowercased() == "none" ? nil : try CacheOptions.size(disk)
+        options.policy = try CacheOptions.policies(policy)[0]
+        options.keyStrategy = try CacheOptions.strategies(keys)[0]
+        options.reaction = try CacheOptions.reaction(reaction)
+        options.latencyMilliseconds = latency
+        options.faultRate = faults
+        options.originStore = store
+        var results = BenchResults(command: commandLine)
+        results.datasets = loaded.map(\.summary)
+        for workload in loaded {
+            results.replays.append(try await LiveReplay.run(workload, options: options))
+        }
+        output.show("replay", ReportTables.replays(results.replays))
+        try output.finish(results)
+        if requireAgreement, results.replays.contains(where: { !$0.agrees }) {
+            FileHandle.standardError.write(Data("replay: live and simulated hit ratios disagree beyond the tolerance\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}

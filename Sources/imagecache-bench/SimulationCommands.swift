@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import ImagePipeline
+import Replay
+
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Traces × policies × memory and disk sizes × key strategies × warning reactions, deterministically.",
+        discussion: "Reports hits and byte hits per tier, origin fetches and bytes, wrong and stale images, evictions, and the gap to Belady and the PFOO-L bound.")
+    @OptionGroup var workloads: WorkloadOptions
+    @OptionGroup var cache: CacheOptions
+    @Flag(help: "Skip the offline bounds (Belady, PFOO-L).") var noBounds = false
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let loaded = try workloads.load()
+        var matrix = try cache.matrix()
+        matrix.bounds = !noBounds
+        var results = BenchResults(command: commandLine)
+        results.datasets = loaded.map(\.summary)
+        results.simulations = matrix.run(loaded)
+        output.show("simulate", ReportTables.simulations(results.simulations))
+        try output.finish(results)
+    }
+}
+
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Compare cache-key strategies: hit ratio, wrong and stale images, distinct keys, keys unusable as file names, colliding URLs.")
+    @OptionGroup var workloads: WorkloadOptions
+    @Option(help: "Key strategies (or all).") var keys = "all"
+    @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
+    @Option(help: "Disk size, or none.") var disk = "150MB"
+    @Option(help: "Colliding URL pairs to show per strategy.") var examples = 3
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let loaded = try workloads.load()
+        var matrix = SimulationMatrix()
+        matrix.memorySizes = [try CacheOptions.size(memory)]
+        matrix.diskSizes = [disk.lowercased() == "none" ? nil : try CacheOptions.size(disk)]
+        var results = BenchResults(command: commandLine)
+        results.datasets = loaded.map(\.summary)
+        results.keyComparisons = KeyComparison.run(loaded, strategies: try CacheOptions.strategies(keys), configuration: matrix, examples: examples)
+        output.show("keys", ReportTables.keys(results.keyComparisons))
+        if !output.json { print(ReportTables.collisions(results.keyComparisons)) }
+        try output.finish(results)
+    }
+}
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Miss-ratio curves: hit ratio against memory size per policy, with Belady and PFOO-L, as data and charts.")
+    @OptionGroup var workloads: WorkloadOptions
+    @Option(help: "Policies (or all).") var policy = "lru,fifo,clock,sieve,s3fifo,w-tinylfu,gdsf"
+    @Option(help: "Key strategy.") var keys = ReplayDefaults.keyStrategy.description
+    @Option(help: "Memory sizes (default: 1% to 100% of the working set).")
+    var memory = MissRatioSweep.defaultFractions.map { ByteSize.fraction($0).description }.joined(separator: ",")
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let loaded = try workloads.load()
+        guard let strategy = try CacheOptions.strategies(keys).first else { return }
+        var results = BenchResults(command: commandLine)
+        results.datasets = loaded.map(\.summary)
+        results.sweeps = MissRatioSweep.run(
+            loaded, strategy: strategy, policies: try CacheOptions.policies(policy), sizes: try CacheOptions.list(memory).map(CacheOptions.size))
+        output.show("sweep", ReportTables.sweep(results.sweeps))
+        try output.finish(results)
+    }
+}
+
+struct MemwarnCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memwarn",
+        abstract: "Memory warnings from the trace or a schedule, compared across reactions: hit ratio lost, bytes downloaded again, time to recover.",
+        discussion: "Recovery is the trace time until the memory tier holds 90% of the cost it held before the warning.")
+    @OptionGroup var workloads: WorkloadOptions
+    @Option(help: "Warning sources: trace, every:30s, above:64MB (comma-separated).") var warnings = "trace,every:60s"
+    @Option(help: "Reactions (comma-separated).") var reaction = "purge-all,trim-to-50%,trim-idle-30s"
+    @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
+    @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
+    @Option(help: "Disk size, or none.") var disk = "150MB"
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let loaded = try workloads.load()
+        var matrix = SimulationMatrix()
+        matrix.policies = try CacheOptions.policies(policy)
+        matrix.memorySizes = [try CacheOptions.size(memory)]
+        matrix.diskSizes = [disk.lowercased() == "none" ? nil : try CacheOptions.size(disk)]
+        var results = BenchResults(command: commandLine)
+        results.datasets = loaded.map(\.summary)
+        results.memoryWarnings = WarningComparison.run(
+            loaded, sources: try CacheOptions.list(warnings).map(CacheOptions.warningSource),
+            reactions: try CacheOptions.list(reaction).map(CacheOptions.reaction), configuration: matrix)
+        output.show("memory warnings", ReportTables.warnings(results.memoryWarnings))
+        try output.finish(results)
+    }
+}
+
+struct GateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gate",
+        abstract: "Compare a results file with a baseline; exit 1 with a readable diff when a figure regressed past its threshold.")
+    @Argument(help: "results.json of the run to judge.") var results: String
+    @Option(help: "The baseline results.json.") var baseline: String
+    @Flag(help: "Judge only the deterministic figures (hit ratios, wrong images, bytes), as CI does.") var deterministicOnly = false
+    @Option(help: "Allowed relative slowdown of timings (0.5 = 50%).") var timingThreshold = 0.5
+
+    func run() throws {
+        var thresholds = Gate.Thresholds()
+        thresholds.includesTimings = !deterministicOnly
+        thresholds.timingRelative = timingThreshold
+        let outcome = Gate.compare(try Gate.load(results), baseline: try Gate.load(baseline), thresholds: thresholds)
+        print(outcome.report)
+        guard outcome.compared > 0 else { throw ValidationError("the baseline has no figures to compare") }
+        if !outcome.passed { throw ExitCode.failure }
+    }
+}
