@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct ImageCacheBench: AsyncParsableCommand {
@@ -6,11 +7,31 @@ struct ImageCacheBench: AsyncParsableCommand {
         commandName: "imagecache-bench",
         abstract: "Benchmarks and stress-tests image caches on recorded app workloads.",
         subcommands: [
+            SuiteCommand.self, SimulateCommand.self, KeysCommand.self, SweepCommand.self, MemwarnCommand.self,
+            ReplayCommand.self, StressCommand.self, GateCommand.self,
+            RecordCommand.self, ImportCommand.self, ExportCommand.self, StatsCommand.self,
             ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self,
-            DiskTortureCommand.self, ServeCommand.self, RecordCommand.self,
-            ImportCommand.self, ExportCommand.self, StatsCommand.self,
-            SimulateCommand.self, KeysCommand.self, SweepCommand.self, MemwarnCommand.self, ReplayCommand.self, GateCommand.self,
+            DiskTortureCommand.self, ServeCommand.self,
         ],
-        defaultSubcommand: ThumbnailsCommand.self
+        defaultSubcommand: SuiteCommand.self
     )
+
+    /// Usage errors (unknown flags, bad sizes) exit with status 2, as command-line tools do;
+    /// failures while running exit with 1.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

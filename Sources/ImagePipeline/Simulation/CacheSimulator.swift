@@ -244,7 +244,10 @@ private struct SimulationState<Policy: EvictionPolicy> {
     private mutating func noteRefetch(_ key: Slot, size: Int, fromOrigin: Bool) {
         guard !droppedByWarning.isEmpty, droppedByWarning[Int(key)] else { return }
         droppedByWarning[Int(key)] = false
-        guard fromOrigin else { return }
+        guard fromOrigin else {
+            result.warnings.diskRereads += 1
+            return
+        }
         result.warnings.refetches += 1
         result.warnings.refetchedBytes += size
     }

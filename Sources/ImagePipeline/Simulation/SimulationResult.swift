@@ -38,6 +38,8 @@ public struct SimulationResult: Sendable, Codable, Equatable {
         /// Misses (and their bytes) for entries a warning had dropped, downloaded again.
         public var refetches = 0
         public var refetchedBytes = 0
+        /// Misses for entries a warning had dropped that the disk tier answered (read and decoded again).
+        public var diskRereads = 0
 
         public init() {}
 

@@ -88,14 +88,14 @@ public enum ReportTables {
     public static func warnings(_ rows: [WarningComparisonRow], style: ReportStyle = .human) -> TextTable {
         var table = TextTable([
             ("trace", .left), ("warnings from", .left), ("reaction", .left), ("warnings", .right), ("hit", .right),
-            ("without warnings", .right), ("hit lost", .right), ("refetches", .right),
+            ("without warnings", .right), ("hit lost", .right), ("disk re-reads", .right), ("refetches", .right),
             (style == .human ? "MB refetched" : "bytes refetched", .right), (style == .human ? "extra MB" : "extra bytes", .right),
             ("recovered", .right), ("mean recovery s", .right), ("longest s", .right),
         ])
         for row in rows {
             table.append([
                 row.trace, row.source, row.reaction, String(row.warnings), percent(row.hitRatio, style),
-                percent(row.baselineHitRatio, style), percent(row.hitRatioLoss, style), String(row.refetches),
+                percent(row.baselineHitRatio, style), percent(row.hitRatioLoss, style), String(row.diskRereads), String(row.refetches),
                 megabytes(row.refetchedBytes, style), megabytes(row.extraBytesDownloaded, style), String(row.recovered),
                 number(row.meanRecoverySeconds, 1, style), number(row.longestRecoverySeconds, 1, style),
             ])

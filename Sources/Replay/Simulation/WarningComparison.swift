@@ -15,6 +15,8 @@ public struct WarningComparisonRow: Codable, Sendable {
     /// Entries dropped by a warning and downloaded again, and their bytes.
     public var refetches: Int
     public var refetchedBytes: Int
+    /// Entries dropped by a warning that the disk tier gave back (decoded again, not downloaded).
+    public var diskRereads: Int
     /// Bytes downloaded beyond the run without warnings.
     public var extraBytesDownloaded: Int
     public var recovered: Int
@@ -44,7 +46,7 @@ public enum WarningComparison {
                 rows.append(WarningComparisonRow(
                     trace: row.trace, source: source.description, reaction: row.reaction, warnings: warnings.count,
                     hitRatio: row.result.hitRatio, baselineHitRatio: baseline.hitRatio,
-                    refetches: warnings.refetches, refetchedBytes: warnings.refetchedBytes,
+                    refetches: warnings.refetches, refetchedBytes: warnings.refetchedBytes, diskRereads: warnings.diskRereads,
                     extraBytesDownloaded: row.result.bytesDownloaded - baseline.bytesDownloaded,
                     recovered: warnings.recovered, meanRecoverySeconds: warnings.meanRecoverySeconds,
                     longestRecoverySeconds: warnings.longestRecoverySeconds))
