@@ -1,0 +1,197 @@
+import Foundation
+import Replay
+import Testing
+import Workloads
+
+/// A crafted trace: two URLs whose last path component is the same file name
+/// but which show different pictures, each asked for twice; then a relaunch,
+/// a warning, an edit of the first URL, and a cancelled request.
+enum CraftedTrace {
+    static let first = "https://a.example/x/photo.jpg"
+    static let second = "https://b.example/y/photo.jpg"
+
+    static func image(_ id: Int, _ url: String, content: UInt64) -> TraceEventKind {
+        .image(ImageRequestEvent(id: id, url: url, content: content, bytes: 5_000, width: 300, height: 200, format: "jpeg",
+                                 boxWidth: 100, boxHeight: 100, scale: 1, priority: .visible))
+    }
+
+    static func write() throws -> String {
+        let directory = BenchProcess.temporaryFile("trace").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/crafted.jsonl"
+        let writer = try TraceWriter(path: path, header: TraceHeader(app: "Crafted", modelVersion: "1", seed: 1, sessions: 1, generator: "test"))
+        for event in [
+            TraceEvent(time: 0, .session(1)),
+            TraceEvent(time: 10, image(1, first, content: 1)),    // miss
+            TraceEvent(time: 20, image(2, second, content: 2)),   // normalized: miss; lastPathComponent: wrong picture
+            TraceEvent(time: 30, image(3, first, content: 1)),    // hit
+            TraceEvent(time: 40, image(4, second, content: 2)),   // normalized: hit; lastPathComponent: wrong again
+            TraceEvent(time: 5_000, .relaunch),
+            TraceEvent(time: 5_010, image(5, first, content: 1)), // memory cold, disk hit
+            TraceEvent(time: 5_020, .memoryWarning(level: "warning")),
+            TraceEvent(time: 5_030, .invalidate(url: first)),
+            TraceEvent(time: 5_040, image(6, first, content: 3)), // edited: origin again
+            TraceEvent(time: 5_050, image(7, "https://c.example/z/other.jpg", content: 4)),
+            TraceEvent(time: 5_060, .cancel(id: 7)),              // cancelled before it arrived: nothing stored
+            TraceEvent(time: 5_070, image(8, "https://c.example/z/other.jpg", content: 4)),
+        ] { try writer.append(event) }
+        try writer.close()
+        return path
+    }
+
+    static var datasets: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("datasets")
+    }
+}
+
+@Suite("imagecache-bench simulate, keys, sweep, memwarn, gate")
+struct BenchCommandsTests {
+    static func json(_ output: BenchProcess.Output) throws -> BenchResults {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try decoder.decode(BenchResults.self, from: Data(output.stdout.utf8))
+    }
+
+    @Test("simulate counts hits, wrong images and outcomes on a crafted trace")
+    func simulate() async throws {
+        let trace = try CraftedTrace.write()
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let output = try await BenchProcess.run(
+            ["simulate", trace, "--keys", "lastPathComponent,normalized", "--reaction", "purge-all", "--json", "--no-files"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let results = try Self.json(output)
+        let byKeys = Dictionary(uniqueKeysWithValues: results.simulations.map { ($0.keyStrategy, $0.result) })
+        let normalized = try #require(byKeys["normalized"]), lastPath = try #require(byKeys["lastPathComponent"])
+        // normalized: 1 and 2 origin, 3 and 4 hits, 5 a disk hit, 6 origin (edited), 7 an origin
+        // transfer cancelled before it stored anything, 8 origin.
+        #expect(normalized.hits == 2)
+        #expect(normalized.diskHits == 1)
+        #expect(normalized.wrongImages == 0)
+        #expect(normalized.cancelledTransfers == 1)
+        #expect(normalized.originFetches == 5)
+        // lastPathComponent: requests 2 and 4 show the first URL's picture.
+        #expect(lastPath.hits == 3)
+        #expect(lastPath.wrongImages == 2)
+        #expect(results.figures.contains { $0.id.hasSuffix("/wrongImages") && $0.value == 2 })
+    }
+
+    @Test("keys ranks strategies and names the colliding URLs")
+    func keys() async throws {
+        let trace = try CraftedTrace.write()
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let output = try await BenchProcess.run(["keys", trace, "--keys", "lastPathComponent,joinedPath,normalized", "--no-files"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("key \"photo.jpg\" names 2 pictures"))
+        #expect(output.stdout.contains(CraftedTrace.first) && output.stdout.contains(CraftedTrace.second))
+        let rows = output.stdout.split(separator: "\n").filter { $0.contains("crafted") && !$0.contains(",") }
+        let normalized = try #require(rows.first { $0.contains(" normalized ") })
+        #expect(normalized.split(separator: " ").contains("0"))
+    }
+
+    @Test("sweep writes the curve data, CSV, report and results; memwarn compares reactions")
+    func sweepAndMemwarn() async throws {
+        let trace = try CraftedTrace.write()
+        let directory = BenchProcess.temporaryFile("sweep").path
+        defer { for path in [trace, directory] { try? FileManager.default.removeItem(atPath: path) } }
+        let sweep = try await BenchProcess.run(["sweep", trace, "--policy", "lru,sieve", "--memory", "10%,100%", "-o", directory])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        for file in ["results.json", "sweep.csv", "report.md", "mrc-crafted-jsonl.dat", "mrc-crafted-jsonl.gp"] {
+            #expect(files.contains(file), "\(files)")
+        }
+        if Charts.gnuplot != nil { #expect(files.contains("mrc-crafted-jsonl.svg")) }
+        let csv = try String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8)
+        #expect(csv.hasPrefix("trace,keys,policy,memory,of footprint,hit,byte hit,miss\n"))
+        #expect(csv.contains(",belady,") && csv.contains(",pfoo-l,"))
+
+        let memwarn = try await BenchProcess.run(
+            ["memwarn", trace, "--warnings", "trace", "--reaction", "purge-all,ignore", "--disk", "none", "--json", "--no-files"])
+        #expect(memwarn.status == 0, "\(memwarn.stderr)")
+        let rows = try Self.json(memwarn).memoryWarnings
+        let purge = try #require(rows.first { $0.reaction == "purge-all" }), ignore = try #require(rows.first { $0.reaction == "ignore" })
+        #expect(purge.warnings == 1 && ignore.warnings == 1)
+        #expect(ignore.hitRatioLoss == 0)
+    }
+
+    @Test("gate passes a run against itself and fails a regression with a readable diff")
+    func gate() async throws {
+        let trace = try CraftedTrace.write()
+        let directory = BenchProcess.temporaryFile("gate").path
+        defer { for path in [trace, directory] { try? FileManager.default.removeItem(atPath: path) } }
+        let run = try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "-o", directory])
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = directory + "/results.json"
+        let same = try await BenchProcess.run(["gate", results, "--baseline", results])
+        #expect(same.status == 0, "\(same.stdout)")
+        #expect(same.stdout.contains("0 regressed"))
+
+        // A baseline whose hit ratio was higher: the run now regresses.
+        var baseline = try Gate.load(results)
+        let index = try #require(baseline.figures.firstIndex { $0.id.hasSuffix("/hitRatio") })
+        baseline.figures[index].value += 0.01
+        let doctored = directory + "/baseline.json"
+        try JSONEncoder().encode(baseline).write(to: URL(fileURLWithPath: doctored))
+        let regressed = try await BenchProcess.run(["gate", results, "--baseline", doctored, "--deterministic-only"])
+        #expect(regressed.status == 1)
+        #expect(regressed.stdout.contains("1 regressed"))
+        #expect(regressed.stdout.contains("✗ " + baseline.figures[index].id))
+    }
+
+    @Test("usage errors exit with status 2 and say what to do; a missing trace is a one-line error")
+    func badInput() async throws {
+        let size = try await BenchProcess.run(["simulate", "--memory", "12XB"])
+        #expect(size.status == 2)
+        #expect(size.stderr.contains("\"12XB\" is not a size: write a number with a unit"))
+        let flag = try await BenchProcess.run(["simulate", "--no-such-flag"])
+        #expect(flag.status == 2)
+        let policy = try await BenchProcess.run(["simulate", "--policy", "mru"])
+        #expect(policy.status == 2)
+        #expect(policy.stderr.contains("unknown policy \"mru\"; choose from lru"))
+        let missing = try await BenchProcess.run(["simulate", "/no/such/trace.jsonl"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("/no/such/trace.jsonl: cannot open for reading"))
+    }
+
+    @Test("sizes parse in decimal and binary units and as a share of the working set")
+    func sizes() throws {
+        #expect(try ByteSize(parsing: "64MB") == .bytes(64_000_000))
+        #expect(try ByteSize(parsing: "1.5GiB") == .bytes(1_610_612_736))
+        #expect(try ByteSize(parsing: "800KiB") == .bytes(819_200))
+        #expect(try ByteSize(parsing: "4096") == .bytes(4096))
+        #expect(try ByteSize(parsing: "10%") == .fraction(0.1))
+        #expect(ByteSize.fraction(0.1).resolved(footprint: 1_000) == 100)
+        for bad in ["", "MB", "-5MB", "12XB", "0%", "abc%"] {
+            #expect(throws: ByteSize.ParseError.self) { try ByteSize(parsing: bad) }
+        }
+    }
+}
+
+@Suite("imagecache-bench replay and stress, live")
+struct LiveCommandsTests {
+    @Test("replay drives the live pipeline with a recorded trace and agrees with simulate")
+    func replay() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let output = try await BenchProcess.run(["replay", trace, "--store", store, "--json", "--no-files", "--require-agreement"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(try BenchCommandsTests.json(output).replays.first)
+        #expect(report.requests == 258)
+        #expect(report.failed == 0)
+        #expect(report.answered + report.cancelled == report.requests)
+        #expect(report.originRequests > 0 && report.originBytes > 0)
+        #expect(report.agrees)
+        #expect(report.latency["network"]?.count ?? 0 > 0)
+    }
+
+    @Test("stress scenarios hold their invariants")
+    func stress() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let output = try await BenchProcess.run(
+            ["stress", "--scenario", "hot-keys,warnings,origin-faults,full-disk", "--requests", "300", "--keys", "6", "--store", store])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.split(separator: "\n").filter { $0.hasSuffix("pass") || $0.contains(" pass ") }.count == 4)
+    }
+}
