@@ -20,6 +20,19 @@ struct WorkloadOptions: ParsableArguments {
         }
     }
 
+    /// Recorded traces, and binary `.icbt` simulation traces (keys already interned) as they are.
+    func loadInputs(progress: ProgressLine = ProgressLine()) throws -> [SimulationMatrix.Input] {
+        let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
+        return try paths.map { path in
+            progress.update("reading \(path)")
+            guard SimulationTraceFile.isBinaryTrace(path) else {
+                let workload = try RecordedWorkload.load(path: path)
+                return .recorded(requests.map { workload.prefix($0) } ?? workload)
+            }
+            return .plain(name: URL(fileURLWithPath: path).lastPathComponent, try SimulationTraceFile.read(path))
+        }
+    }
+
     static func defaultDatasets(directory: String = "datasets") throws -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let traces = names.filter { $0.hasSuffix(".jsonl.gz") }.sorted()

@@ -9,7 +9,7 @@ struct ImageCacheBench: AsyncParsableCommand {
         subcommands: [
             SuiteCommand.self, SimulateCommand.self, KeysCommand.self, SweepCommand.self, MemwarnCommand.self,
             ReplayCommand.self, StressCommand.self, GateCommand.self,
-            RecordCommand.self, ImportCommand.self, ExportCommand.self, StatsCommand.self,
+            RecordCommand.self, ImportCommand.self, ExportCommand.self, StatsCommand.self, SynthTraceCommand.self,
             ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self,
             DiskTortureCommand.self, ServeCommand.self,
         ],

@@ -9,7 +9,7 @@ struct ReplayCommand: AsyncParsableCommand {
         abstract: "Drive the live pipeline (libvips, a real disk, HTTP to the loopback origin) with a trace, and check it agrees with simulate.")
     @OptionGroup var workloads: WorkloadOptions
     @Option(help: "Recorded time divided by this; 0 replays as fast as --concurrency allows.") var speed = 0.0
-    @Option(help: "Requests in flight at most.") var concurrency = 64
+    @Option(help: "Requests in flight at most (about a screen of cells and their prefetches).") var concurrency = 16
     @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
     @Option(help: "Disk size, or none.") var disk = "150MB"
     @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
@@ -17,6 +17,8 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Reaction to memory warnings.") var reaction = "purge-all"
     @Option(help: "Median origin latency in milliseconds (log-normal).") var latency = 0.0
     @Option(help: "Share of origin responses that are faults (0–1).") var faults = 0.0
+    @Option(help: "Disk writes: none (left to the kernel, as iOS caches do), file (fsync each, the library's crash-safe default), fileAndDirectory.")
+    var diskSync = "none"
     @Option(help: "Directory where the origin keeps synthesised images.") var store = Recording.defaultStore
     @Flag(help: "Exit 1 when live and simulated hit ratios disagree.") var requireAgreement = false
     @OptionGroup var output: OutputOptions
@@ -25,6 +27,7 @@ struct ReplayCommand: AsyncParsableCommand {
         guard speed >= 0 else { throw ValidationError("--speed must be 0 (as fast as possible) or positive") }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard (0...1).contains(faults) else { throw ValidationError("--faults is a share between 0 and 1") }
+        guard DiskCache.SyncPolicy(rawValue: diskSync) != nil else { throw ValidationError("--disk-sync is none, file or fileAndDirectory") }
     }
 
     func run() async throws {
@@ -39,6 +42,7 @@ struct ReplayCommand: AsyncParsableCommand {
         options.reaction = try CacheOptions.reaction(reaction)
         options.latencyMilliseconds = latency
         options.faultRate = faults
+        options.diskSync = DiskCache.SyncPolicy(rawValue: diskSync) ?? .none
         options.originStore = store
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)

@@ -7,19 +7,30 @@ struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Traces × policies × memory and disk sizes × key strategies × warning reactions, deterministically.",
-        discussion: "Reports hits and byte hits per tier, origin fetches and bytes, wrong and stale images, evictions, and the gap to Belady and the PFOO-L bound.")
+        discussion: """
+            Reports hits and byte hits per tier, origin fetches and bytes, wrong and stale images, evictions, and the gap to Belady \
+            and the PFOO-L bound. Takes recorded traces (.jsonl, .jsonl.gz) and binary simulation traces (.icbt, see synth-trace).
+            """)
     @OptionGroup var workloads: WorkloadOptions
     @OptionGroup var cache: CacheOptions
     @Flag(help: "Skip the offline bounds (Belady, PFOO-L).") var noBounds = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let loaded = try workloads.load()
+        let inputs = try workloads.loadInputs()
         var matrix = try cache.matrix()
         matrix.bounds = !noBounds
         var results = BenchResults(command: commandLine)
-        results.datasets = loaded.map(\.summary)
-        results.simulations = matrix.run(loaded)
+        results.datasets = inputs.compactMap {
+            if case .recorded(let workload) = $0 { workload.summary } else { nil }
+        }
+        let start = ContinuousClock.now
+        results.simulations = matrix.run(inputs)
+        let seconds = (ContinuousClock.now - start).milliseconds / 1000
+        let requests = results.simulations.reduce(0) { $0 + $1.result.requests }
+        FileHandle.standardError.write(Data(String(
+            format: "simulate: %d runs, %.1f M requests in %.2f s (%.1f M requests/s over all cores, bounds included)\n",
+            results.simulations.count, Double(requests) / 1e6, seconds, Double(requests) / 1e6 / max(seconds, 1e-9)).utf8))
         output.show("simulate", ReportTables.simulations(results.simulations))
         try output.finish(results)
     }
@@ -110,8 +121,19 @@ struct GateCommand: ParsableCommand {
     @Option(help: "The baseline results.json.") var baseline: String
     @Flag(help: "Judge only the deterministic figures (hit ratios, wrong images, bytes), as CI does.") var deterministicOnly = false
     @Option(help: "Allowed relative slowdown of timings (0.5 = 50%).") var timingThreshold = 0.5
+    @Flag(help: "Write the run's figures as the new baseline instead of comparing (after a deliberate change).")
+    var updateBaseline = false
 
     func run() throws {
+        if updateBaseline {
+            var figures = try Gate.load(results)
+            figures.keepOnlyFigures()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(figures).write(to: URL(fileURLWithPath: baseline))
+            print("gate: wrote \(figures.figures.count) figures to \(baseline)")
+            return
+        }
         var thresholds = Gate.Thresholds()
         thresholds.includesTimings = !deterministicOnly
         thresholds.timingRelative = timingThreshold
@@ -119,5 +141,26 @@ struct GateCommand: ParsableCommand {
         print(outcome.report)
         guard outcome.compared > 0 else { throw ValidationError("the baseline has no figures to compare") }
         if !outcome.passed { throw ExitCode.failure }
+    }
+}
+
+struct SynthTraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "synth-trace",
+        abstract: "Write a synthetic Zipf trace in the binary simulation format (.icbt), for simulator throughput runs.")
+    @Option(help: "Requests.") var requests = 10_000_000
+    @Option(help: "Distinct objects.") var objects = 1_000_000
+    @Option(help: "Zipf exponent.") var alpha = 0.8
+    @Option(help: "Seed.") var seed: UInt64 = 1
+    @Option(name: [.short, .long], help: "File to write.") var output: String
+
+    func validate() throws {
+        guard requests >= 1, objects >= 1, objects <= Int(Int32.max) else { throw ValidationError("--requests and --objects must be at least 1") }
+    }
+
+    func run() throws {
+        let trace = SimulationTrace.zipf(objects: objects, alpha: alpha, requests: requests, seed: seed)
+        try SimulationTraceFile.write(trace, to: output)
+        print("wrote \(output): \(requests) requests over \(objects) objects (Zipf \(alpha), seed \(seed))")
     }
 }

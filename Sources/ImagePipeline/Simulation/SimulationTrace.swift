@@ -139,6 +139,15 @@ public struct SimulationTrace: Sendable {
         times.reserveCapacity(requests)
     }
 
+    /// Takes whole columns at once (the binary reader).
+    mutating func load(fingerprints: [UInt64], keys: [Slot], costs: [Int], sizes: [Int], times: [UInt64]) {
+        self.fingerprints = fingerprints
+        self.keys = keys
+        self.costs = costs
+        self.sizes = sizes
+        self.times = times
+    }
+
     /// For each request, the index of the next request for the same key, or
     /// `count` when there is none. The input of the offline bounds.
     public func nextUses() -> [Int32] {

@@ -36,3 +36,15 @@ extension BenchResults {
         }
     }
 }
+
+extension BenchResults {
+    /// Drops the sections, keeping what a baseline needs: the figures, sorted by name.
+    public mutating func keepOnlyFigures() {
+        simulations = []
+        keyComparisons = []
+        sweeps = []
+        memoryWarnings = []
+        replays = []
+        figures.sort { $0.id < $1.id }
+    }
+}

@@ -7,8 +7,8 @@ import OriginServer
 public struct LiveReplayOptions: Sendable {
     /// Recorded time is divided by this; 0 replays as fast as `concurrency` allows.
     public var speed = 0.0
-    /// Requests in flight at most (the app's cells on screen and prefetching).
-    public var concurrency = 64
+    /// Requests in flight at most: about a screen of cells and their prefetches.
+    public var concurrency = 16
     /// Replay only the first so many requests.
     public var requestLimit: Int?
     public var memory = ByteSize.bytes(ReplayDefaults.memoryBytes)
@@ -19,6 +19,9 @@ public struct LiveReplayOptions: Sendable {
     public var reaction = NamedReaction(.purgeAll)
     /// Median origin latency per response (log-normal, σ 0.5); 0 for none.
     public var latencyMilliseconds = 0.0
+    /// Disk writes left to the kernel, as iOS image caches do (URLCache, Nuke's DataCache);
+    /// `.file` (the library's crash-safe default) fsyncs each one and halves live throughput here.
+    public var diskSync = DiskCache.SyncPolicy.none
     /// Share of origin responses that are faults (5xx, truncated bodies, resets, HTML, wrong types).
     public var faultRate = 0.0
     public var originStore = Recording.defaultStore
@@ -32,7 +35,7 @@ public struct LiveReplayOptions: Sendable {
     var describe: String {
         "\(policy) memory \(memory) disk \(disk?.description ?? "none") keys \(keyStrategy) warnings \(reaction)"
             + " speed \(speed == 0 ? "max" : "\(speed)x") concurrency \(concurrency)"
-            + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
+            + " disk sync \(diskSync.rawValue)" + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
     }
 }
 
@@ -134,7 +137,7 @@ public enum LiveReplay {
         ) throws -> ImagePipeline {
             let configuration = ImagePipeline.Configuration(
                 memory: .init(limits: CacheLimits(costLimit: memoryBytes), policy: options.policy),
-                disk: diskBytes.map { DiskCache.Configuration(directory: directory, byteLimit: $0) },
+                disk: diskBytes.map { DiskCache.Configuration(directory: directory, byteLimit: $0, sync: options.diskSync) },
                 keyStrategy: options.keyStrategy)
             // The previous pipeline on this directory lets go of its lock as its last task ends.
             var attempts = 0

@@ -47,14 +47,37 @@ public struct SimulationMatrix: Sendable {
     public init() {}
 
     public func run(_ workloads: [RecordedWorkload], progress: ProgressLine = ProgressLine()) -> [SimulationRow] {
+        run(workloads.map { .recorded($0) }, progress: progress)
+    }
+
+    /// What a matrix runs on: a recorded workload (keyed by each strategy) or a
+    /// plain trace whose keys are already interned (a binary `.icbt` file).
+    public enum Input: Sendable {
+        case recorded(RecordedWorkload)
+        case plain(name: String, SimulationTrace)
+
+        var name: String {
+            switch self {
+            case .recorded(let workload): workload.name
+            case .plain(let name, _): name
+            }
+        }
+    }
+
+    public func run(_ inputs: [Input], progress: ProgressLine = ProgressLine()) -> [SimulationRow] {
         struct Cell: Sendable {
             let trace: Int, strategy: Int, memory: Int, disk: Int, policy: Int, reaction: Int
         }
-        // One trace per (workload, strategy), shared by its cells.
-        let traces = workloads.map { workload in strategies.map { workload.simulationTrace(strategy: $0) } }
+        // One trace per (input, strategy), shared by its cells.
+        let traces: [[(strategy: String, trace: SimulationTrace)]] = inputs.map { input in
+            switch input {
+            case .recorded(let workload): strategies.map { ($0.description, workload.simulationTrace(strategy: $0)) }
+            case .plain(_, let trace): [("interned", trace)]
+            }
+        }
         var cells: [Cell] = []
-        for trace in workloads.indices {
-            for strategy in strategies.indices {
+        for trace in traces.indices {
+            for strategy in traces[trace].indices {
                 for memory in memorySizes.indices {
                     for disk in diskSizes.indices {
                         for policy in policies.indices {
@@ -66,9 +89,9 @@ public struct SimulationMatrix: Sendable {
                 }
             }
         }
-        let footprints = traces.map { $0.map { (memory: $0.memoryFootprint, disk: $0.diskFootprint) } }
+        let footprints = traces.map { $0.map { (memory: $0.trace.memoryFootprint, disk: $0.trace.diskFootprint) } }
         let rows = ParallelMap.run(cells, progress: progress, label: "simulate") { cell -> SimulationRow in
-            let trace = traces[cell.trace][cell.strategy]
+            let (strategy, trace) = traces[cell.trace][cell.strategy]
             let footprint = footprints[cell.trace][cell.strategy]
             let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprint.memory)
             let diskBytes = diskSizes[cell.disk].map { $0.resolved(footprint: footprint.disk) }
@@ -79,21 +102,21 @@ public struct SimulationMatrix: Sendable {
             let start = ContinuousClock.now
             let result = CacheSimulator.run(trace, configuration)
             return SimulationRow(
-                trace: workloads[cell.trace].name, keyStrategy: strategies[cell.strategy].description,
+                trace: inputs[cell.trace].name, keyStrategy: strategy,
                 memoryBytes: memoryBytes, diskBytes: diskBytes, reaction: reactions[cell.reaction].description,
                 warnings: warnings.description, result: result, seconds: (ContinuousClock.now - start).seconds)
         }
         guard bounds else { return rows }
         // Bounds per (trace, strategy, memory size), computed once each.
         var boundCells: [Cell] = []
-        for trace in workloads.indices {
-            for strategy in strategies.indices {
+        for trace in traces.indices {
+            for strategy in traces[trace].indices {
                 for memory in memorySizes.indices {
                     boundCells.append(Cell(trace: trace, strategy: strategy, memory: memory, disk: 0, policy: 0, reaction: 0))
                 }
             }
         }
-        let scoped = traces.map { $0.map { $0.scopedToLaunches() } }
+        let scoped = traces.map { $0.map { $0.trace.scopedToLaunches() } }
         let found = ParallelMap.run(boundCells, progress: progress, label: "bounds") { cell -> OfflineBoundsRow in
             let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprints[cell.trace][cell.strategy].memory)
             return OfflineBoundsRow(trace: scoped[cell.trace][cell.strategy], limits: CacheLimits(costLimit: memoryBytes))

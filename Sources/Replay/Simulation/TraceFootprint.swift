@@ -20,6 +20,8 @@ extension SimulationTrace {
     /// different object in each launch (memory starts cold at every relaunch and
     /// on every device), and nothing else happens between requests.
     public func scopedToLaunches() -> SimulationTrace {
+        let restarts = events.contains { $0.kind == .relaunch || $0.kind == .newDevice }
+        guard restarts || !events.isEmpty || hasDetails else { return self }
         var scoped = SimulationTrace()
         scoped.reserveCapacity(count)
         var ids: [Int64: Slot] = [:]
