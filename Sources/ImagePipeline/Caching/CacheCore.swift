@@ -10,12 +10,18 @@ public struct CacheCore<Policy: EvictionPolicy> {
     public private(set) var statistics = CacheStatistics()
     /// Entries older than this (nanoseconds since insertion) are expired; nil for never.
     public let timeToLive: UInt64?
+    /// Whether last-use times are kept (for idle trims). A simulation whose
+    /// reactions never trim idle entries skips them: one less random write per request.
+    public let tracksLastUse: Bool
     private var lastUse: [UInt64] = []
     private var expiry: [UInt64] = []
+    /// One past the highest slot ever stored: where `removeAll` looks.
+    private var slotRange = 0
 
-    public init(policy: Policy, timeToLive: UInt64? = nil) {
+    public init(policy: Policy, timeToLive: UInt64? = nil, tracksLastUse: Bool = true) {
         self.policy = policy
         self.timeToLive = timeToLive
+        self.tracksLastUse = tracksLastUse
     }
 
     public var limits: CacheLimits { policy.limits }
@@ -38,7 +44,7 @@ public struct CacheCore<Policy: EvictionPolicy> {
             return false
         }
         policy.recordHit(slot)
-        lastUse[Int(slot)] = now
+        if tracksLastUse { lastUse[Int(slot)] = now }
         statistics.hits += 1
         return true
     }
@@ -69,7 +75,8 @@ public struct CacheCore<Policy: EvictionPolicy> {
             return false
         }
         statistics.insertions += 1
-        lastUse[Int(entry.slot)] = now
+        if Int(entry.slot) >= slotRange { slotRange = Int(entry.slot) + 1 }
+        if tracksLastUse { lastUse[Int(entry.slot)] = now }
         if let timeToLive { expiry[Int(entry.slot)] = now &+ timeToLive }
         return true
     }
@@ -91,7 +98,8 @@ public struct CacheCore<Policy: EvictionPolicy> {
 
     /// Drops every entry whose last use is before `cutoff`.
     public mutating func trimIdle(usedBefore cutoff: UInt64, removed: (Slot, EvictionReason) -> Void) {
-        for index in lastUse.indices where lastUse[index] < cutoff && policy.contains(Slot(index)) {
+        precondition(tracksLastUse || cutoff == .max, "idle trims need last-use times")
+        for index in 0..<slotRange where policy.contains(Slot(index)) && (cutoff == .max || lastUse[index] < cutoff) {
             policy.remove(Slot(index))
             statistics.trimmed += 1
             removed(Slot(index), .trimmed)
@@ -125,6 +133,7 @@ public struct CacheCore<Policy: EvictionPolicy> {
     }
 
     private mutating func reserve(_ slot: Slot) {
+        guard tracksLastUse || timeToLive != nil else { return }
         let needed = Int(slot) + 1
         guard needed > lastUse.count else { return }
         let extra = max(needed, lastUse.count * 2, 16) - lastUse.count

@@ -53,8 +53,8 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)
-        if fingerprints.count < table.queue.count {
-            fingerprints.append(contentsOf: repeatElement(0, count: table.queue.count - fingerprints.count))
+        if fingerprints.count < table.capacity {
+            fingerprints.append(contentsOf: repeatElement(0, count: table.capacity - fingerprints.count))
         }
         makeRoom(for: entry.cost, evict: evict)
         let index = Int(entry.slot)

@@ -1,52 +1,52 @@
-/// Struct-of-arrays storage for policy metadata, indexed by slot: intrusive
-/// doubly linked lists (several queues can share one table, since an entry is
-/// in one queue at a time), the entry's cost, which queue holds it, and a small
-/// per-policy counter (reference bit, visited bit, frequency).
+/// Policy metadata indexed by slot: intrusive doubly linked lists (several
+/// queues can share one table, since an entry is in one queue at a time), the
+/// entry's cost and which queue holds it, kept together per slot so a list
+/// operation touches one cache line per entry; and a small per-policy counter
+/// (reference bit, visited bit, frequency) beside them.
 struct SlotTable {
     static let none: Slot = -1
 
-    private(set) var previous: [Slot] = []
-    private(set) var next: [Slot] = []
-    private(set) var cost: [Int] = []
-    /// Which queue holds the slot; 0 means not resident.
-    var queue: [UInt8] = []
+    struct Entry {
+        var previous: Slot = SlotTable.none
+        var next: Slot = SlotTable.none
+        var cost = 0
+        /// Which queue holds the slot; 0 means not resident.
+        var queue: UInt8 = 0
+    }
+
+    private(set) var entries: [Entry] = []
     /// Policy-defined small counter.
     var counter: [UInt8] = []
+
+    /// Slots covered so far.
+    var capacity: Int { entries.count }
 
     /// Grows the arrays to cover `slot`, doubling so growth is amortised O(1).
     @inline(__always)
     mutating func reserve(_ slot: Slot) {
         let needed = Int(slot) + 1
-        guard needed > queue.count else { return }
-        let newCount = max(needed, queue.count * 2, 16)
-        let extra = newCount - queue.count
-        previous.append(contentsOf: repeatElement(Self.none, count: extra))
-        next.append(contentsOf: repeatElement(Self.none, count: extra))
-        cost.append(contentsOf: repeatElement(0, count: extra))
-        queue.append(contentsOf: repeatElement(0, count: extra))
+        guard needed > entries.count else { return }
+        let extra = max(needed, entries.count * 2, 16) - entries.count
+        entries.append(contentsOf: repeatElement(Entry(), count: extra))
         counter.append(contentsOf: repeatElement(0, count: extra))
     }
 
     @inline(__always)
     func queue(of slot: Slot) -> UInt8 {
-        Int(slot) < queue.count ? queue[Int(slot)] : 0
+        Int(slot) < entries.count ? entries[Int(slot)].queue : 0
     }
 
     @inline(__always)
-    func cost(of slot: Slot) -> Int { cost[Int(slot)] }
+    func cost(of slot: Slot) -> Int { entries[Int(slot)].cost }
 
     @inline(__always)
-    func after(_ slot: Slot) -> Slot { next[Int(slot)] }
+    func after(_ slot: Slot) -> Slot { entries[Int(slot)].next }
 
     /// Appends `slot` at the back (newest end) of `list`.
     @inline(__always)
     mutating func append(_ slot: Slot, cost entryCost: Int, to list: inout SlotList) {
-        let index = Int(slot)
-        previous[index] = list.back
-        next[index] = Self.none
-        cost[index] = entryCost
-        queue[index] = list.id
-        if list.back != Self.none { next[Int(list.back)] = slot } else { list.front = slot }
+        entries[Int(slot)] = Entry(previous: list.back, next: Self.none, cost: entryCost, queue: list.id)
+        if list.back != Self.none { entries[Int(list.back)].next = slot } else { list.front = slot }
         list.back = slot
         list.count += 1
         list.cost += entryCost
@@ -55,19 +55,18 @@ struct SlotTable {
     /// Unlinks `slot` from `list` (which must hold it) and marks it not resident.
     @inline(__always)
     mutating func unlink(_ slot: Slot, from list: inout SlotList) {
-        let index = Int(slot)
-        let before = previous[index], after = next[index]
-        if before != Self.none { next[Int(before)] = after } else { list.front = after }
-        if after != Self.none { previous[Int(after)] = before } else { list.back = before }
+        let entry = entries[Int(slot)]
+        if entry.previous != Self.none { entries[Int(entry.previous)].next = entry.next } else { list.front = entry.next }
+        if entry.next != Self.none { entries[Int(entry.next)].previous = entry.previous } else { list.back = entry.previous }
         list.count -= 1
-        list.cost -= cost[index]
-        queue[index] = 0
+        list.cost -= entry.cost
+        entries[Int(slot)].queue = 0
     }
 
     /// Moves `slot` from wherever it is in `from` to the back of `to`.
     @inline(__always)
     mutating func move(_ slot: Slot, from: inout SlotList, to: inout SlotList) {
-        let entryCost = cost[Int(slot)]
+        let entryCost = entries[Int(slot)].cost
         unlink(slot, from: &from)
         append(slot, cost: entryCost, to: &to)
     }
@@ -76,7 +75,7 @@ struct SlotTable {
     @inline(__always)
     mutating func moveToBack(_ slot: Slot, in list: inout SlotList) {
         guard list.back != slot else { return }
-        let entryCost = cost[Int(slot)]
+        let entryCost = entries[Int(slot)].cost
         unlink(slot, from: &list)
         append(slot, cost: entryCost, to: &list)
     }

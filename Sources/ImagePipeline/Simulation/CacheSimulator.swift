@@ -122,7 +122,11 @@ private struct SimulationState<Policy: EvictionPolicy> {
     init(trace: SimulationTrace, configuration: SimulationConfiguration, policy: Policy) {
         self.trace = trace
         self.configuration = configuration
-        core = CacheCore(policy: policy, timeToLive: configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) })
+        let trimsIdle = [configuration.pressure.warning, configuration.pressure.critical].contains {
+            if case .trimIdle = $0 { true } else { false }
+        }
+        core = CacheCore(
+            policy: policy, timeToLive: configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }, tracksLastUse: trimsIdle)
         disk = configuration.disk.map {
             DiskIndexModel(byteLimit: $0.byteLimit, countLimit: $0.countLimit, lowWaterFraction: $0.lowWaterFraction)
         }

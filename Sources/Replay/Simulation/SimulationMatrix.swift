@@ -89,7 +89,12 @@ public struct SimulationMatrix: Sendable {
                 }
             }
         }
-        let footprints = traces.map { $0.map { (memory: $0.trace.memoryFootprint, disk: $0.trace.diskFootprint) } }
+        // Footprints are another pass over each trace: only when a size is a share of one.
+        let relativeMemory = memorySizes.contains { if case .fraction = $0 { true } else { false } }
+        let relativeDisk = diskSizes.contains { if case .fraction = $0 { true } else { false } }
+        let footprints = traces.map {
+            $0.map { (memory: relativeMemory ? $0.trace.memoryFootprint : 0, disk: relativeDisk ? $0.trace.diskFootprint : 0) }
+        }
         let rows = ParallelMap.run(cells, progress: progress, label: "simulate") { cell -> SimulationRow in
             let (strategy, trace) = traces[cell.trace][cell.strategy]
             let footprint = footprints[cell.trace][cell.strategy]
