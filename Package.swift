@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "OriginServer", targets: ["OriginServer"]),
+        .library(name: "Replay", targets: ["Replay"]),
         .executable(name: "imagecache-bench", targets: ["imagecache-bench"]),
     ],
     dependencies: [

@@ -12,11 +12,18 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
     ],
     targets: [
+        .target(
+            name: "Tolerances",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/Tolerances"
+        ),
         .executableTarget(
             name: "MemoryTier",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "Tolerances",
                 .product(name: "ImagePipeline", package: "ImageCacheBench"),
+                .product(name: "Replay", package: "ImageCacheBench"),
             ],
             path: "Benchmarks/MemoryTier",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -25,6 +32,7 @@ let package = Package(
             name: "Loading",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "Tolerances",
                 .product(name: "ImagePipeline", package: "ImageCacheBench"),
                 .product(name: "OriginServer", package: "ImageCacheBench"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -36,9 +44,20 @@ let package = Package(
             name: "DiskTier",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "Tolerances",
                 .product(name: "ImagePipeline", package: "ImageCacheBench"),
             ],
             path: "Benchmarks/DiskTier",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Decoding",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "Tolerances",
+                .product(name: "ImagePipeline", package: "ImageCacheBench"),
+            ],
+            path: "Benchmarks/Decoding",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

@@ -17,6 +17,8 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Requests in flight at most.") var concurrency = 128
     @Option(help: "Directory where the origin keeps synthesised images.") var store = Recording.defaultStore
     @Flag(help: "Print the reports as JSON.") var json = false
+    @Option(help: "Soak instead: this many rounds of every fault at once, doubling --requests each round, checking memory and descriptors.")
+    var soak: Int?
 
     func validate() throws {
         _ = try kinds()
@@ -34,6 +36,7 @@ struct StressCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let soak { return try await runSoak(rounds: soak) }
         let scenarios = try kinds().map { StressScenario($0, requests: requests, keys: keys, concurrency: concurrency) }
         let reports = try await StressRunner.run(scenarios, store: store)
         if json {
@@ -60,5 +63,24 @@ struct StressCommand: AsyncParsableCommand {
             }
         }
         if reports.contains(where: { !$0.passed }) { throw ExitCode.failure }
+    }
+
+    func runSoak(rounds: Int) async throws {
+        let outcome = try await Soak.run(rounds: rounds, firstRequests: requests, store: store)
+        var table = TextTable([
+            ("round", .right), ("requests", .right), ("s", .right), ("resident", .right), ("open fds", .right),
+            ("typed errors", .right), ("unanswered", .right), ("wrong", .right),
+        ])
+        for (index, round) in outcome.rounds.enumerated() {
+            table.append([
+                String(index + 1), String(round.requests), String(format: "%.1f", round.seconds), ByteSize.format(round.residentBytes),
+                String(round.openFileDescriptors), String(round.report.typedErrors), String(round.report.unanswered),
+                String(round.report.wrongImages),
+            ])
+        }
+        print(table.render())
+        print("soak: allowance over the first round \(ByteSize.format(outcome.allowanceBytes)); " + (outcome.passed ? "pass" : "FAIL"))
+        for violation in outcome.violations { print("  " + violation) }
+        if !outcome.passed { throw ExitCode.failure }
     }
 }

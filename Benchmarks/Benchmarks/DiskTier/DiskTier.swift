@@ -1,4 +1,5 @@
 import Benchmark
+import Tolerances
 import Foundation
 import ImagePipeline
 #if canImport(Glibc)
@@ -9,6 +10,7 @@ import Glibc
 /// derivation with the SHA-256 file name; a 50 KB hit against plain
 /// open/read/close of the same file; writes against plain write-then-rename.
 let benchmarks: @Sendable () -> Void = {
+    Tolerances.apply()
     // Shapes from real API responses (made-up ids): long NewsAPI URLs, Unsplash
     // sizes with volatile parameters, Aladin covers, open-market thumbnails.
     let urls = [
@@ -22,14 +24,14 @@ let benchmarks: @Sendable () -> Void = {
     let processing = ProcessingOptions(ThumbnailRequest(width: 120, height: 80, scale: 3), format: .jpeg)
 
     for strategy in CacheKeyStrategy.Base.allCases.map({ CacheKeyStrategy($0, includesProcessing: true) }) {
-        Benchmark("key \(strategy) + SHA-256 name",
+        Benchmark("key_\(strategy)_sha256-name",
                   configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
             for index in benchmark.scaledIterations {
                 blackHole(DiskFileName.of(strategy.key(for: urls[index % urls.count], processing: processing)))
             }
         }
     }
-    Benchmark("SHA-256 name only", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
+    Benchmark("sha256-name_only", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
         for index in benchmark.scaledIterations { blackHole(DiskFileName.of(urls[index % urls.count])) }
     }
 
@@ -43,7 +45,7 @@ let benchmarks: @Sendable () -> Void = {
     let readCache = try? DiskCache(.init(directory: readDirectory + "/cache", byteLimit: 1 << 30, sync: .none))
     for key in keys { readCache?.store(payload, for: key) }
     let plainPaths = keys.map { readDirectory + "/" + DiskFileName.of($0) }
-    for path in plainPaths { FileManager.default.createFile(atPath: path, contents: payload) }
+    for path in plainPaths { _ = FileManager.default.createFile(atPath: path, contents: payload) }
 
     Benchmark("disk hit 50 KB (DiskCache)", configuration: .init(metrics: diskMetrics, scalingFactor: .kilo)) { benchmark in
         for index in benchmark.scaledIterations { blackHole(readCache?.data(for: keys[index % keys.count])) }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Benchmark
+import Tolerances
 import Foundation
 import ImagePipeline
 import OriginServer
@@ -9,6 +10,7 @@ import OriginServer
 /// AsyncHTTPClient GET of the same file on loopback; a waiter joining a flight
 /// against a task awaiting another task.
 let benchmarks: @Sendable () -> Void = {
+    Tolerances.apply()
     let fixture = SharedLocked<Fixture?>(nil)
     let setup: @Sendable () async throws -> Void = {
         guard fixture.withLock({ $0 }) == nil else { return }

@@ -1,18 +1,23 @@
 import Benchmark
+import Tolerances
 import Foundation
 import ImagePipeline
+import Replay
 
 /// The memory tier's speed targets: the simulator's requests per second per
 /// policy on a 2-million-request Zipf trace, and the live cache against a real
 /// NSCache on the same access streams with one and two threads.
 let benchmarks: @Sendable () -> Void = {
+    Tolerances.apply()
     let zipf = SimulationTrace.zipf(objects: 10_000, alpha: 0.8, requests: 2_000_000, seed: 2024)
     let requestsPerSecond = BenchmarkMetric.custom("requests/s (M)", polarity: .prefersLarger, useScalingFactor: false)
 
     for kind in EvictionPolicyKind.allCases where kind != .nsCache {
         Benchmark(
-            "simulate \(kind) zipf-0.8 2M",
-            configuration: .init(metrics: [.wallClock, .mallocCountTotal, requestsPerSecond], maxIterations: 10)
+            "simulate_\(kind)_zipf-0.8_2M",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal, requestsPerSecond], maxIterations: 10,
+                thresholds: Tolerances.with(speed: requestsPerSecond))
         ) { benchmark in
             let configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: 1_000, maxEntryFraction: 1), policy: kind)
@@ -24,6 +29,36 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(result)
             let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
             benchmark.measurement(requestsPerSecond, Int(Double(zipf.count) / seconds / 1e6))
+        }
+    }
+
+    // Each committed dataset under the default configuration (100 MiB memory, 150 MB disk,
+    // normalized keys, the trace's warnings, relaunches and devices): what `simulate` runs.
+    let datasets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("datasets")
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: datasets.path)) ?? []).filter { $0.hasSuffix(".jsonl.gz") }.sorted()
+    for name in names {
+        guard let workload = try? RecordedWorkload.load(path: datasets.appendingPathComponent(name).path) else { continue }
+        let trace = workload.simulationTrace(strategy: ReplayDefaults.keyStrategy)
+        for kind in [EvictionPolicyKind.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU] {
+            Benchmark(
+                "simulate \(kind) \(name)",
+                configuration: .init(
+                    metrics: [.wallClock, .mallocCountTotal, requestsPerSecond], maxIterations: 50,
+                    thresholds: Tolerances.with(speed: requestsPerSecond))
+            ) { benchmark in
+                let configuration = SimulationConfiguration(
+                    limits: CacheLimits(costLimit: ReplayDefaults.memoryBytes), policy: kind,
+                    disk: .init(byteLimit: ReplayDefaults.diskBytes))
+                benchmark.startMeasurement()
+                let start = ContinuousClock.now
+                let result = CacheSimulator.run(trace, configuration)
+                let elapsed = ContinuousClock.now - start
+                benchmark.stopMeasurement()
+                blackHole(result)
+                let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
+                benchmark.measurement(requestsPerSecond, Int(Double(trace.count) / seconds / 1e6))
+            }
         }
     }
 

@@ -36,3 +36,10 @@ extension Duration {
         return Double(seconds) * 1e3 + Double(attoseconds) * 1e-15
     }
 }
+
+extension ProcessMetrics {
+    /// Open file descriptors of this process (from /proc/self/fd); 0 where unavailable.
+    public static var openFileDescriptors: Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 1) - 1
+    }
+}
