@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "OriginServer", targets: ["OriginServer"]),
+        .library(name: "Workloads", targets: ["Workloads"]),
         .library(name: "Replay", targets: ["Replay"]),
         .executable(name: "imagecache-bench", targets: ["imagecache-bench"]),
     ],
@@ -61,7 +62,7 @@ let package = Package(
         .target(
             name: "Replay",
             dependencies: [
-                "ImagePipeline", "OriginServer", "Workloads",
+                "ImagePipeline", "OriginServer", "Workloads", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -151,6 +151,13 @@ static inline int icb_copy_with_orientation(VipsImage *in, VipsImage **out, int 
     return 0;
 }
 
+/// A copy carrying one integer of metadata ("page-height" makes a tall image a multi-frame GIF).
+static inline int icb_copy_with_int(VipsImage *in, VipsImage **out, const char *name, int value) {
+    if (vips_copy(in, out, NULL)) return -1;
+    vips_image_set_int(*out, name, value);
+    return 0;
+}
+
 // MARK: - Synthesis
 
 static inline int icb_perlin(VipsImage **out, int width, int height, int cell_size, int seed) {

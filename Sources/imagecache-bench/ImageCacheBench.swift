@@ -8,7 +8,7 @@ struct ImageCacheBench: AsyncParsableCommand {
         abstract: "Benchmarks and stress-tests image caches on recorded app workloads.",
         subcommands: [
             SuiteCommand.self, SimulateCommand.self, KeysCommand.self, SweepCommand.self, MemwarnCommand.self,
-            ReplayCommand.self, StressCommand.self, GateCommand.self,
+            ReplayCommand.self, StressCommand.self, GateCommand.self, HostileCommand.self,
             RecordCommand.self, ImportCommand.self, ExportCommand.self, StatsCommand.self, SynthTraceCommand.self,
             ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self,
             DiskTortureCommand.self, ServeCommand.self,

@@ -63,7 +63,7 @@ extension DecodedImage {
 /// Saves a libvips image to an in-memory file of the given format. Metadata is
 /// stripped unless `keepsMetadata` (synthesis keeps EXIF orientation that way).
 func encode(
-    _ image: borrowing VipsImageHandle, as format: EncodedFormat, keepsMetadata: Bool = false
+    _ image: borrowing VipsImageHandle, as format: EncodedFormat, keepsMetadata: Bool = false, progressive: Bool = false
 ) throws(VipsFailure) -> Data {
     let strip: Int32 = keepsMetadata ? 0 : 1
     var buffer: UnsafeMutableRawPointer?
@@ -71,10 +71,12 @@ func encode(
     let status: Int32
     switch format {
     case .jpeg(let quality):
-        let opaque = try image.bands == 4 || image.bands == 2
+        // Four bands are RGBA unless they are CMYK ink, which JPEG keeps as it is.
+        let hasAlpha = image.bands == 2 || (image.bands == 4 && vips_image_get_interpretation(image.pointer) != VIPS_INTERPRETATION_CMYK)
+        let opaque = try hasAlpha
             ? image.map { icb_flatten_white($0, $1) }
             : image.map { icb_copy($0, $1) }
-        status = icb_jpegsave_buffer(opaque.pointer, &buffer, &length, Int32(clamping: quality), 0, strip)
+        status = icb_jpegsave_buffer(opaque.pointer, &buffer, &length, Int32(clamping: quality), progressive ? 1 : 0, strip)
     case .png(let compression):
         status = icb_pngsave_buffer(image.pointer, &buffer, &length, Int32(clamping: compression), strip)
     case .webp(let quality, let lossless):

@@ -14,6 +14,13 @@ public struct FetchedImage: Sendable {
     public let headDuration: Duration
     /// Time to the last body byte.
     public let totalDuration: Duration
+
+    public init(data: Data, contentType: String?, headDuration: Duration, totalDuration: Duration) {
+        self.data = data
+        self.contentType = contentType
+        self.headDuration = headDuration
+        self.totalDuration = totalDuration
+    }
 }
 
 /// Why a fetch failed. Cancellation is reported as `CancellationError`.

@@ -11,10 +11,24 @@ public struct SynthesisSpec: Hashable, Sendable {
     public var orientation: Int
     /// Adds an alpha band (for PNG, WebP, HEIC/AVIF).
     public var hasAlpha: Bool
+    /// An encoding less common on the web, for hostile-input tests.
+    public var variant: Variant
+
+    public enum Variant: Hashable, Sendable {
+        case plain
+        /// Progressive (interlaced) JPEG.
+        case progressive
+        /// CMYK JPEG, as print workflows export.
+        case cmyk
+        /// 16 bits per band (PNG).
+        case sixteenBit
+        /// This many frames of `height` each, stacked (GIF).
+        case animated(frames: Int)
+    }
 
     public init(
         seed: UInt64, width: Int, height: Int, format: EncodedFormat,
-        orientation: Int = 1, hasAlpha: Bool = false
+        orientation: Int = 1, hasAlpha: Bool = false, variant: Variant = .plain
     ) {
         self.seed = seed
         self.width = width
@@ -22,6 +36,7 @@ public struct SynthesisSpec: Hashable, Sendable {
         self.format = format
         self.orientation = orientation
         self.hasAlpha = hasAlpha
+        self.variant = variant
     }
 }
 
@@ -38,11 +53,21 @@ public enum ImageSynthesizer {
         }
         do throws(VipsFailure) {
             var seeds = SplitMix64(seed: spec.seed)
-            var image = try pixels(spec, seeds: &seeds)
+            var canvas = spec
+            if case .animated(let frames) = spec.variant { canvas.height = spec.height * max(frames, 1) }
+            var image = try pixels(canvas, seeds: &seeds)
             if spec.orientation != 1 {
                 image = try image.map { icb_copy_with_orientation($0, $1, Int32(spec.orientation)) }
             }
-            return try encode(image, as: spec.format, keepsMetadata: spec.orientation != 1)
+            switch spec.variant {
+            case .plain, .progressive: break
+            case .cmyk: image = try image.map { icb_colourspace($0, $1, VIPS_INTERPRETATION_CMYK) }
+            case .sixteenBit: image = try image.map { icb_colourspace($0, $1, VIPS_INTERPRETATION_RGB16) }
+            case .animated:
+                image = try image.map { icb_copy_with_int($0, $1, "page-height", Int32(clamping: spec.height)) }
+            }
+            let keepsMetadata = spec.orientation != 1 || spec.variant != .plain
+            return try encode(image, as: spec.format, keepsMetadata: keepsMetadata, progressive: spec.variant == .progressive)
         } catch let failure {
             throw .encodingFailed(failure.message)
         }
