@@ -24,21 +24,23 @@ public enum Soak {
     public static func run(
         rounds: Int, firstRequests: Int, store: String, progress: ProgressLine = ProgressLine()
     ) async throws -> Outcome {
-        var results: [Round] = []
-        var violations: [String] = []
         let scenario = StressScenario(.everything)
         let allowance = scenario.memoryBytes + (64 << 20)
-        for round in 0..<rounds {
-            let requests = firstRequests << round
-            progress.update("soak: round \(round + 1) of \(rounds), \(requests) requests")
-            let start = ContinuousClock.now
+        let sized = (0..<rounds).map { round in
             var sized = scenario
-            sized.requests = requests
-            let report = try await StressRunner.run([sized], store: store, progress: ProgressLine(enabled: false))[0]
+            sized.requests = firstRequests << round
+            return sized
+        }
+        // One origin for every round; the process is sampled as each round ends.
+        var results: [Round] = []
+        var violations: [String] = []
+        var start = ContinuousClock.now
+        _ = try await StressRunner.run(sized, store: store, progress: progress) { report in
             results.append(Round(
-                requests: requests, seconds: (ContinuousClock.now - start).seconds, residentBytes: ProcessMetrics.residentBytes,
-                openFileDescriptors: ProcessMetrics.openFileDescriptors, report: report))
-            violations += report.violations.map { "round \(round + 1): \($0)" }
+                requests: report.requests, seconds: (ContinuousClock.now - start).seconds,
+                residentBytes: ProcessMetrics.residentBytes, openFileDescriptors: ProcessMetrics.openFileDescriptors, report: report))
+            violations += report.violations.map { "round \(results.count): \($0)" }
+            start = ContinuousClock.now
         }
         progress.finish()
         if let first = results.first {

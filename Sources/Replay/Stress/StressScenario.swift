@@ -75,8 +75,11 @@ public struct StressReport: Codable, Sendable {
 }
 
 public enum StressRunner {
-    /// Runs scenarios one after another against one origin.
-    public static func run(_ scenarios: [StressScenario], store: String, progress: ProgressLine = ProgressLine()) async throws -> [StressReport] {
+    /// Runs scenarios one after another against one origin; `finished` hears each report as it comes.
+    public static func run(
+        _ scenarios: [StressScenario], store: String, progress: ProgressLine = ProgressLine(),
+        finished: (StressReport) -> Void = { _ in }
+    ) async throws -> [StressReport] {
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         let origin = try await OriginServer.start(.init(storeDirectory: store, storeByteLimit: 1 << 30))
         let fetcher = HTTPImageFetcher(.init(connectionsPerHost: 32))
@@ -85,6 +88,7 @@ public enum StressRunner {
             for scenario in scenarios {
                 progress.update("stress: \(scenario)")
                 reports.append(try await run(scenario, origin: origin, fetcher: fetcher))
+                finished(reports[reports.count - 1])
             }
         } catch {
             try? await fetcher.shutdown()
@@ -124,7 +128,9 @@ public enum StressRunner {
             }
             return count
         }
-        await withTaskGroup(of: Void.self) { group in
+        // A discarding group frees each finished task at once: a plain group keeps every
+        // child until it is awaited, which the soak showed as memory growing with requests.
+        await withDiscardingTaskGroup { group in
             let slots = AsyncSemaphore(permits: scenario.concurrency)
             for index in 0..<scenario.requests {
                 try? await slots.acquire()
