@@ -1,13 +1,11 @@
 // swift-tools-version: 6.2
 // libFuzzer targets, kept out of the root package: they only link with
-// `-sanitize=fuzzer`. Build and run them with `scripts/fuzz` (debug builds,
+// `--sanitize=fuzzer`. Build and run them with `scripts/fuzz` (debug builds,
 // so `@testable import` reaches the internal parsers).
 import PackageDescription
 
 let target = { (name: String, dependencies: [Target.Dependency]) in
-    Target.executableTarget(
-        name: name, dependencies: dependencies, path: "Sources/\(name)",
-        swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+    Target.executableTarget(name: name, dependencies: dependencies, path: "Sources/\(name)")
 }
 
 let package = Package(

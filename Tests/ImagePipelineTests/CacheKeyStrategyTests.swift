@@ -145,3 +145,18 @@ struct CacheKeyStrategyTests {
         #expect(urls.contains { !CacheKeyStrategy.isUsableAsFileName(CacheKeyStrategy(.absoluteString).key(for: $0)) && $0.utf8.count > 255 })
     }
 }
+
+@Suite("URL normaliser: fuzzing regressions")
+struct NormalizerFuzzRegressionTests {
+    /// Inputs libFuzzer found (Fuzz/Regressions/FuzzKeys); normalising twice must change nothing.
+    static let found = [
+        "HTTPS://Ima=es.\u{15}nsplas\u{01}\0h.COM:442TTPhS.COM::443/photo-2?b=#2/photo-2?b=2&a51&ixid=*x#frag",
+    ]
+
+    @Test("normalising is idempotent on inputs the fuzzer found", arguments: found)
+    func idempotent(_ url: String) {
+        let strategy = CacheKeyStrategy(.normalized)
+        let once = strategy.key(for: url)
+        #expect(strategy.key(for: once) == once, "\(once.debugDescription) → \(strategy.key(for: once).debugDescription)")
+    }
+}

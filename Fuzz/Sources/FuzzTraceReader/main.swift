@@ -3,13 +3,15 @@ import Workloads
 
 /// Any bytes as a trace file: the reader returns events or a `TraceError`, never crashes.
 /// (Written to a file because the reader streams from one, gzip or plain.)
-let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-trace-\(getpid()).jsonl").path
+enum Scratch {
+    static let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-trace-\(getpid()).jsonl").path
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    FileManager.default.createFile(atPath: path, contents: Data(bytes: bytes, count: count))
+    _ = FileManager.default.createFile(atPath: Scratch.path, contents: Data(bytes: bytes, count: count))
     do {
-        var reader = try TraceReader(path: path)
+        var reader = try TraceReader(path: Scratch.path)
         while try reader.next() != nil {}
     } catch {}
     return 0

@@ -62,6 +62,9 @@ public struct URLNormalizer: Hashable, Sendable {
             let hostStart = output.count
             output.appendNormalizingEscapes(bytes, host)
             for index in hostStart..<output.count { output[index] = output[index].lowercasedASCII }
+            // A host never ends in ":" (that is an empty port, which means none); dropping it
+            // keeps normalising idempotent when a default port followed one (found by fuzzing).
+            while output.count > hostStart, output[output.count - 1] == UInt8(ascii: ":") { output.truncate(to: output.count - 1) }
             if let port = parts.port, !port.isEmpty, !isDefault(port: port, of: parts.scheme, in: bytes) {
                 output.append(UInt8(ascii: ":"))
                 for index in port { output.append(bytes[index]) }
