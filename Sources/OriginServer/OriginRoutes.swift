@@ -15,7 +15,7 @@ final class OriginRoutes: Sendable {
     init(configuration: OriginServer.Configuration, store: ImageStore) {
         self.configuration = configuration
         self.store = store
-        services = ServiceCatalogs(seed: configuration.seed, catalog: catalog)
+        services = ServiceCatalogs(seed: configuration.seed, catalog: catalog, realURLs: configuration.imageURLs)
     }
 
     func install(on router: Router<BasicRequestContext>) {

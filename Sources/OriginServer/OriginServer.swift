@@ -28,13 +28,16 @@ public final class OriginServer: Sendable {
         /// How long `.stall` waits before answering.
         public var stall: Duration
         public var logLevel: Logger.Level
+        /// Real image URLs by service (newsapi, aladin, unsplash, openmarket), from imported
+        /// API responses, for the pages to hand out instead of generated ones.
+        public var imageURLs: [String: [String]]
 
         public init(
             host: String = "127.0.0.1", port: Int = 0,
             storeDirectory: String = FileManager.default.temporaryDirectory
                 .appendingPathComponent("imagecache-bench-origin-\(getpid())").path,
             storeByteLimit: Int = 512 << 20, latency: LatencyModel = .none, seed: UInt64 = 1,
-            stall: Duration = .seconds(30), logLevel: Logger.Level = .error
+            stall: Duration = .seconds(30), logLevel: Logger.Level = .error, imageURLs: [String: [String]] = [:]
         ) {
             self.host = host
             self.port = port
@@ -44,6 +47,7 @@ public final class OriginServer: Sendable {
             self.seed = seed
             self.stall = stall
             self.logLevel = logLevel
+            self.imageURLs = imageURLs
         }
     }
 

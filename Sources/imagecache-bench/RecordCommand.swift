@@ -25,6 +25,9 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "Directory where the origin keeps synthesised images.")
     var store = Recording.defaultStore
 
+    @Option(help: "A URL catalogue (imagecache-bench import api): the origin's pages hand out its real image URLs.")
+    var catalogue: String?
+
     func run() async throws {
         let name = app.lowercased().replacingOccurrences(of: " ", with: "")
         let apps = name == "all" ? AppName.allCases : AppName(rawValue: name).map { [$0] }
@@ -32,9 +35,11 @@ struct RecordCommand: AsyncParsableCommand {
             throw ValidationError("unknown app \"\(app)\"; choose one of \(AppName.allCases.map(\.rawValue).joined(separator: ", ")) or all")
         }
         let progress = ProgressLine()
+        let urls = try catalogue.map { try URLCatalogue.load($0) }
         let generator = "imagecache-bench record --app \(name) --sessions \(sessions) --seed \(seed)"
+            + (catalogue.map { " --catalogue \(URL(fileURLWithPath: $0).lastPathComponent)" } ?? "")
         let summary = try await Recording.run(apps, sessions: sessions, seed: seed, output: output, generator: generator,
-                                              store: store) { progress.update("record \(name): session \($0) of \(sessions)") }
+                                              store: store, catalogue: urls) { progress.update("record \(name): session \($0) of \(sessions)") }
         progress.finish()
         print("wrote \(output): \(summary.events) events, \(summary.imageRequests) image requests, \(summary.apiRequests) API pages")
     }

@@ -103,3 +103,35 @@ struct APIPagesTests {
         await origin.stop()
     }
 }
+
+@Suite("API pages drawn from a URL catalogue")
+struct CataloguePagesTests {
+    @Test("with real URLs per service, the pages hand them out and /proxy serves each as one picture")
+    func realURLs() async throws {
+        let news = ["https://img.example.com/a/photo.jpg", "https://cdn.example.org/b/photo.jpg?w=1200"]
+        let covers = ["https://image.aladin.co.kr/product/1/2/coversum/893746075x_1.jpg"]
+        let thumbnails = ["https://s3.example.com/market/1_thumb.png", "https://s3.example.com/market/2_thumb"]
+        let origin = try await OriginServer.start(.init(
+            storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("icb-origin-\(UUID().uuidString)").path,
+            imageURLs: ["newsapi": news, "aladin": covers, "openmarket": thumbnails]))
+        defer { Task { await origin.stop() } }
+
+        let headlines = try await page(origin, "/v2/top-headlines?country=us&page=1&pageSize=20") as! [String: Any]
+        let images = (headlines["articles"] as! [[String: Any]]).compactMap { $0["urlToImage"] as? String }
+        #expect(!images.isEmpty && images.allSatisfy(news.contains))
+        let books = try await page(origin, "/ttb/api/ItemSearch.aspx?Query=swift&start=1&MaxResults=10") as! [String: Any]
+        #expect((books["item"] as! [[String: Any]]).allSatisfy { $0["cover"] as? String == covers[0] })
+        let products = try await page(origin, "/api/products?page_no=1&items_per_page=20") as! [String: Any]
+        #expect((products["pages"] as! [[String: Any]]).allSatisfy { thumbnails.contains($0["thumbnail"] as! String) })
+
+        // One URL, one picture: fetched twice through /proxy, the same bytes; the detail size exists too.
+        for url in [news[0], covers[0].replacingOccurrences(of: "/coversum/", with: "/cover500/"), thumbnails[1]] {
+            let first = try await HTTPClient.shared.execute(HTTPClientRequest(url: origin.proxyURL(for: url)), timeout: .seconds(60))
+            #expect(first.status == .ok, "\(url)")
+            let second = try await HTTPClient.shared.execute(HTTPClientRequest(url: origin.proxyURL(for: url)), timeout: .seconds(60))
+            #expect(first.headers.first(name: "etag") == second.headers.first(name: "etag"))
+            _ = try await first.body.collect(upTo: 16 << 20)
+            _ = try await second.body.collect(upTo: 16 << 20)
+        }
+    }
+}

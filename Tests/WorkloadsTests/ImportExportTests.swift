@@ -196,3 +196,21 @@ struct ImportExportTests {
         }
     }
 }
+
+@Suite("URL catalogue for the origin")
+struct CatalogueForOriginTests {
+    @Test("the origin gets each service's list URLs once, by the field the app draws")
+    func originURLs() throws {
+        var catalogue = URLCatalogue()
+        let news = CataloguedImage(url: "https://i.example/1.jpg", role: "urlToImage")
+        let raw = CataloguedImage(url: "https://images.unsplash.com/photo-1?ixid=a", role: "urls.raw", width: 6000, height: 4000)
+        let thumb = CataloguedImage(url: "https://images.unsplash.com/photo-1?w=200", role: "urls.thumb")
+        catalogue.entries = [
+            .init(service: .newsapi, file: "a.json", item: "1", image: news),
+            .init(service: .newsapi, file: "b.json", item: "2", image: news),  // the same picture in two responses
+            .init(service: .unsplash, file: "u.json", item: "p", image: raw),
+            .init(service: .unsplash, file: "u.json", item: "p", image: thumb),
+        ]
+        #expect(catalogue.originImageURLs == ["newsapi": [news.url], "unsplash": [raw.url]])
+    }
+}

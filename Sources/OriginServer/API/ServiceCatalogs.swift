@@ -11,10 +11,20 @@ final class ServiceCatalogs: Sendable {
     private let responses = Locked<UInt64>(0)
     /// Products deleted through the API.
     private let deleted = Locked<Set<Int>>([])
+    /// Real image URLs by service ("newsapi", "aladin", "unsplash", "openmarket"), from
+    /// imported API responses: when a service has some, its pages hand them out instead of
+    /// generated ones, each URL always showing the same picture.
+    let realURLs: [String: [String]]
 
-    init(seed: UInt64, catalog: OriginCatalog) {
+    init(seed: UInt64, catalog: OriginCatalog, realURLs: [String: [String]] = [:]) {
         self.seed = seed
         self.catalog = catalog
+        self.realURLs = realURLs.filter { !$0.value.isEmpty }
+    }
+
+    /// A real URL of `service` chosen by `key`, if the catalogue has any.
+    private func realURL(_ service: String, _ key: UInt64) -> String? {
+        realURLs[service].map { $0[Int(key % UInt64($0.count))] }
     }
 
     // MARK: NewsAPI: /v2/top-headlines?country=&page=&pageSize=, /v2/everything?q=&page=&pageSize=
@@ -49,7 +59,11 @@ final class ServiceCatalogs: Sendable {
             article["urlToImage"] = NSNull()  // as 14 of 100 real ones are
             return article
         }
-        let (url, descriptor) = newsImage(source: source, id: id, random: &random)
+        var (url, descriptor) = newsImage(source: source, id: id, random: &random)
+        if let real = realURL("newsapi", id) {
+            url = real
+            descriptor = ImageDescriptor(contentID: hash(real), width: 1200, height: 630, format: .jpeg, quality: 82)
+        }
         catalog.register(url, descriptor)
         article["urlToImage"] = url
         return article
@@ -89,15 +103,22 @@ final class ServiceCatalogs: Sendable {
             var random = CatalogRandom(seed, hash(query), UInt64(index), 7)
             let isbn = "89\(random.below(100_000_000))" + (random.chance(0.1) ? "x" : "\(random.below(10))")
             let path = "https://image.aladin.co.kr/product/\(random.below(35_000))/\(random.below(99))"
-            let content = random.next()
+            var content = random.next()
+            var cover = "\(path)/coversum/\(isbn)_1.jpg"
+            if let real = realURL("aladin", content), real.contains("/coversum/") {
+                cover = real
+                content = hash(real)
+            }
             // The list shows coversum; the detail screen the bigger cover500 of the same book.
-            catalog.register("\(path)/coversum/\(isbn)_1.jpg", ImageDescriptor(contentID: content, width: 85, height: 125, format: .jpeg, quality: 90))
-            catalog.register("\(path)/cover500/\(isbn)_1.jpg", ImageDescriptor(contentID: content, width: 500, height: 730, format: .jpeg, quality: 90))
+            catalog.register(cover, ImageDescriptor(contentID: content, width: 85, height: 125, format: .jpeg, quality: 90))
+            catalog.register(
+                cover.replacingOccurrences(of: "/coversum/", with: "/cover500/"),
+                ImageDescriptor(contentID: content, width: 500, height: 730, format: .jpeg, quality: 90))
             return [
                 "title": "\(query) book \(index)", "link": "http://www.aladin.co.kr/shop/wproduct.aspx?ItemId=\(content % 400_000_000)&amp;partner=openAPI",
                 "author": "Author \(random.below(900))", "pubDate": "2025-12-21", "description": "About \(query).",
                 "isbn": isbn, "isbn13": "979\(isbn)", "itemId": Int(content % 400_000_000), "priceSales": 13_500, "priceStandard": 15_000,
-                "cover": "\(path)/coversum/\(isbn)_1.jpg", "publisher": "Publisher \(random.below(50))", "customerReviewRank": random.below(11),
+                "cover": cover, "publisher": "Publisher \(random.below(50))", "customerReviewRank": random.below(11),
             ]
         }
         return ["version": "20131101", "title": "알라딘 검색결과 - \(query)", "totalResults": total, "startIndex": start,
@@ -113,11 +134,15 @@ final class ServiceCatalogs: Sendable {
         return (0..<perPage).map { offset in
             let index = newest - ((page - 1) * perPage + offset)
             var random = CatalogRandom(seed, UInt64(index), 15)
-            let content = random.next()
+            var content = random.next()
             // Originals several thousand pixels wide, in the aspect ratios cameras and phones produce.
             let (width, height) = [(6000, 4000), (4000, 6000), (5472, 3648), (3024, 4032), (4032, 3024), (5184, 2916),
                                    (4000, 5000), (4480, 4480)][random.below(8)]
-            let base = "https://images.unsplash.com/photo-\(1_600_000_000_000 + index)-\(random.hex(12))"
+            var base = "https://images.unsplash.com/photo-\(1_600_000_000_000 + index)-\(random.hex(12))"
+            if let real = realURL("unsplash", content), let path = real.split(separator: "?").first {
+                base = String(path)
+                content = hash(base)
+            }
             // ixid changes per response: the same photo comes back under another URL.
             let ixid = "M3w\(String(response, radix: 36))fDB8MXxhbGx8\(index)"
             func sized(_ query: String, _ w: Int) -> String {
@@ -168,8 +193,9 @@ final class ServiceCatalogs: Sendable {
     func productThumbnail(_ index: Int) -> String {
         var random = CatalogRandom(seed, UInt64(index), 4)
         let vendor = 1 + random.below(12)
-        let thumbnail = "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/\(vendor)/20221118/\(random.hex(32))_thumb"
+        let generated = "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/\(vendor)/20221118/\(random.hex(32))_thumb"
             + (random.chance(0.85) ? ".png" : "")  // 15 of 100 real ones have no extension
+        let thumbnail = realURL("openmarket", UInt64(index)) ?? generated
         catalog.register(thumbnail, ImageDescriptor(contentID: random.next(), width: 300, height: 300, format: .png))
         return thumbnail
     }

@@ -14,10 +14,11 @@ public enum Recording {
 
     public static func run(
         _ apps: [AppName], sessions: Int, seed: UInt64, output: String, generator: String,
-        store: String = defaultStore, progress: ((Int) -> Void)? = nil
+        store: String = defaultStore, catalogue: URLCatalogue? = nil, progress: ((Int) -> Void)? = nil
     ) async throws -> Recorder.Summary {
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-        let origin = try await OriginServer.start(.init(storeDirectory: store, storeByteLimit: 4 << 30, seed: seed))
+        let origin = try await OriginServer.start(.init(
+            storeDirectory: store, storeByteLimit: 4 << 30, seed: seed, imageURLs: catalogue?.originImageURLs ?? [:]))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(10))))
         do {
             let summary = try await Recorder.record(

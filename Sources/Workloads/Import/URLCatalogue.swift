@@ -33,4 +33,27 @@ public struct URLCatalogue: Codable, Sendable, Equatable {
     public func urls(for service: Service) -> [String] {
         entries.filter { $0.service == service }.map(\.image.url)
     }
+
+    /// The URLs an origin's pages can hand out in place of generated ones, by service name:
+    /// news images, Aladin list covers, Unsplash originals and market thumbnails, each once.
+    public var originImageURLs: [String: [String]] {
+        let roles: [Service: Set<String>] = [
+            .newsapi: ["urlToImage"], .aladin: ["cover"], .unsplash: ["urls.raw"], .openmarket: ["thumbnail"],
+        ]
+        var urls: [String: [String]] = [:]
+        var seen = Set<String>()
+        for entry in entries where roles[entry.service]?.contains(entry.image.role) == true && seen.insert(entry.image.url).inserted {
+            urls[entry.service.rawValue, default: []].append(entry.image.url)
+        }
+        return urls
+    }
+
+    /// Reads a catalogue written by `imagecache-bench import api`.
+    public static func load(_ path: String) throws(ImportError) -> URLCatalogue {
+        do {
+            return try JSONDecoder().decode(URLCatalogue.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw .unreadable(file: path, reason: "not a URL catalogue (\(error.localizedDescription)); make one with `imagecache-bench import api`")
+        }
+    }
 }
