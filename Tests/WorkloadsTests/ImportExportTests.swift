@@ -214,3 +214,17 @@ struct CatalogueForOriginTests {
         #expect(catalogue.originImageURLs == ["newsapi": [news.url], "unsplash": [raw.url]])
     }
 }
+
+@Suite("HAR import: fuzzing regressions")
+struct HARFuzzRegressionTests {
+    @Test("a time too large for milliseconds is a typed error naming the field, not a trap")
+    func hugeTime() throws {
+        let har = #"{"log":{"version":"1.2","entries":[{"startedDateTime":"2024-05-01T10:00:00Z","time":1.2e32,"request":{"method":"GET","url":"https://b.example/2.jpg"},"response":{"status":200,"content":{"size":5000,"mimeType":"image/jpeg"}}}]}}"#
+        #expect(throws: ImportError.self) { try HARImporter.events(from: Data(har.utf8), file: "huge.har") }
+        do {
+            _ = try HARImporter.events(from: Data(har.utf8), file: "huge.har")
+        } catch {
+            #expect("\(error)".contains("$.log.entries[0].time"), "\(error)")
+        }
+    }
+}

@@ -73,11 +73,17 @@ public enum HARImporter {
                 size = body.count
             }
             nextID += 1
-            let milliseconds = try entry.optional("time")?.double()
+            // HAR's total time; -1 means unknown. Anything not a plausible duration is an error,
+            // never a trap on the conversion (found by fuzzing).
+            let milliseconds = try entry.optional("time").flatMap { (node) throws(ImportError) -> Int? in
+                let value = try node.double()
+                guard value.isFinite, value < 1e12 else { throw node.fail("not a duration in milliseconds: \(value)") }
+                return value < 0 ? nil : Int(value.rounded())
+            }
             timed.append((start, .image(ImageRequestEvent(
                 id: nextID, url: url, content: body.map(contentID) ?? contentID(Data(url.utf8)), bytes: max(size, 0),
                 width: width, height: height, format: format, boxWidth: width, boxHeight: height, scale: 1,
-                priority: .visible, fetchMilliseconds: milliseconds.map { Int($0.rounded()) }))))
+                priority: .visible, fetchMilliseconds: milliseconds))))
         }
         let first = timed.map(\.start).min() ?? 0
         let events = timed.enumerated()
