@@ -8,8 +8,9 @@ struct HostileCorpusTests {
         let cases = try HostileCorpus.make()
         #expect(cases.count >= 30)
         let results = try await HostileRun.run(cases)
+        // Outcomes only: the time bound is the `hostile` command's, not a unit test's (machines are noisy).
         for result in results {
-            #expect(result.passed, "\(result.name): expected \(result.expectation.rawValue), got \(result.outcome)")
+            #expect(result.expected, "\(result.name): expected \(result.expectation.rawValue), got \(result.outcome)")
         }
         let byName = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0.outcome) })
         #expect(byName["EXIF-rotated JPEG (orientation 6)"] == "thumbnail 267×400")  // 600×400 turned upright, fitted to 400

@@ -11,6 +11,9 @@ public enum HostileRun {
         public var expectation: HostileCase.Expectation
         /// "thumbnail 400×300" or the typed error's text.
         public var outcome: String
+        /// The right kind of outcome (a fitting thumbnail, or a typed error).
+        public var expected: Bool
+        /// Expected, and within `timeLimit`.
         public var passed: Bool
         public var milliseconds: Double
         public var peakResidentBytes: Int
@@ -39,7 +42,7 @@ public enum HostileRun {
             let elapsed = ContinuousClock.now - start
             results.append(Result(
                 name: item.name, bytes: item.data.count, expectation: item.expectation, outcome: outcome.0,
-                passed: outcome.1 && elapsed <= timeLimit, milliseconds: elapsed.milliseconds,
+                expected: outcome.1, passed: outcome.1 && elapsed <= timeLimit, milliseconds: elapsed.milliseconds,
                 peakResidentBytes: ProcessMetrics.peakResidentBytes))
         }
         return results
