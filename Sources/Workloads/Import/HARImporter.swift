@@ -47,9 +47,8 @@ public enum HARImporter {
         let entries = try log.required("entries").array()
         var timed: [(start: Double, event: TraceEventKind)] = []
         var nextID = 0
-        let dates = ISO8601DateFormatter()
         for entry in entries {
-            let start = try startTime(entry.required("startedDateTime"), dates)
+            let start = try startTime(entry.required("startedDateTime"))
             let request = try entry.required("request")
             let response = try entry.required("response")
             let url = try request.required("url").string()
@@ -93,13 +92,10 @@ public enum HARImporter {
     }
 
     /// Milliseconds since 1970 of an ISO 8601 date with optional fractional seconds.
-    private static func startTime(_ node: JSONNode, _ formatter: ISO8601DateFormatter) throws(ImportError) -> Double {
+    private static func startTime(_ node: JSONNode) throws(ImportError) -> Double {
         let text = try node.string()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 * 1000 }
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 * 1000 }
-        throw node.fail("not an ISO 8601 date: \"\(text)\"")
+        guard let milliseconds = ISO8601Time.milliseconds(text) else { throw node.fail("not an ISO 8601 date: \"\(text.prefix(64))\"") }
+        return milliseconds
     }
 
     /// The response body when the HAR holds it (plain text or base64).
