@@ -76,7 +76,7 @@ struct CacheOptions: ParsableArguments {
         var matrix = SimulationMatrix()
         matrix.policies = try Self.policies(policy)
         matrix.memorySizes = try Self.list(memory).map(Self.size)
-        matrix.diskSizes = try Self.list(disk).map { $0.lowercased() == "none" ? nil : try Self.size($0) }
+        matrix.diskSizes = try Self.list(disk).map(Self.diskSize)
         matrix.strategies = try Self.strategies(keys)
         matrix.reactions = try Self.list(reaction).map(Self.reaction)
         matrix.warnings = try Self.warningSource(warnings)
@@ -92,6 +92,11 @@ struct CacheOptions: ParsableArguments {
 
     static func size(_ text: String) throws -> ByteSize {
         do { return try ByteSize(parsing: text) } catch { throw ValidationError(error.description) }
+    }
+
+    /// A disk size, or nil for `none` (no disk tier).
+    static func diskSize(_ text: String) throws -> ByteSize? {
+        text.lowercased() == "none" ? nil : try size(text)
     }
 
     static func policies(_ text: String) throws -> [EvictionPolicyKind] {

@@ -36,7 +36,7 @@ struct ReplayCommand: AsyncParsableCommand {
         options.speed = speed
         options.concurrency = concurrency
         options.memory = try CacheOptions.size(memory)
-        options.disk = disk.lowercased() == "none" ? nil : try CacheOptions.size(disk)
+        options.disk = try CacheOptions.diskSize(disk)
         options.policy = try CacheOptions.policies(policy)[0]
         options.keyStrategy = try CacheOptions.strategies(keys)[0]
         options.reaction = try CacheOptions.reaction(reaction)

@@ -51,7 +51,7 @@ struct KeysCommand: ParsableCommand {
         let loaded = try workloads.load()
         var matrix = SimulationMatrix()
         matrix.memorySizes = [try CacheOptions.size(memory)]
-        matrix.diskSizes = [disk.lowercased() == "none" ? nil : try CacheOptions.size(disk)]
+        matrix.diskSizes = [try CacheOptions.diskSize(disk)]
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
         results.keyComparisons = KeyComparison.run(loaded, strategies: try CacheOptions.strategies(keys), configuration: matrix, examples: examples)
@@ -102,7 +102,7 @@ struct MemwarnCommand: ParsableCommand {
         var matrix = SimulationMatrix()
         matrix.policies = try CacheOptions.policies(policy)
         matrix.memorySizes = [try CacheOptions.size(memory)]
-        matrix.diskSizes = [disk.lowercased() == "none" ? nil : try CacheOptions.size(disk)]
+        matrix.diskSizes = [try CacheOptions.diskSize(disk)]
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
         results.memoryWarnings = WarningComparison.run(
