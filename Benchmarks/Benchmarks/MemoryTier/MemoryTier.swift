@@ -69,6 +69,29 @@ let benchmarks: @Sendable () -> Void = {
     let limits = CacheLimits(costLimit: 1_000 * 140_000)
     @Sendable func cost(_ key: Int) -> Int { 40_000 + key &* 7_919 % 201 * 1_000 }
 
+    // Each policy on its own: a miss (a key never inserted) and an insert that evicts (the cache
+    // is full of 1,000 entries and every insert is a new key), one thread.
+    for kind in EvictionPolicyKind.allCases where kind != .nsCache {
+        Benchmark(
+            "MemoryCache \(kind) get-miss 1T",
+            configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .mega)
+        ) { benchmark in
+            let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
+            for key in 0..<1_000 { cache.insert(key, for: key, cost: cost(key)) }
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations { blackHole(cache.value(for: 1_000_000 + index % 1_000)) }
+        }
+        Benchmark(
+            "MemoryCache \(kind) insert-evicting 1T",
+            configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo)
+        ) { benchmark in
+            let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
+            for key in 0..<1_000 { cache.insert(key, for: key, cost: 140_000) }
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations { cache.insert(index, for: 10_000 + index, cost: 140_000) }
+        }
+    }
+
     for threads in [1, 2] {
         for kind in [EvictionPolicyKind.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU] {
             Benchmark(

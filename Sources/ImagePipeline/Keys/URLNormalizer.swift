@@ -191,7 +191,9 @@ extension ByteWriter {
                 if isUnreserved(value) { append(value) } else { escape(value) }
                 index += 3
             } else {
-                if mustEscape(byte) { escape(byte) } else { append(byte) }
+                // A "%" that starts no escape is a literal percent sign: written as "%25", so that
+                // decoding a later escape cannot make it start one on the next pass (found by fuzzing).
+                if mustEscape(byte) || byte == UInt8(ascii: "%") { escape(byte) } else { append(byte) }
                 index += 1
             }
         }
