@@ -165,10 +165,7 @@ struct OutputOptions: ParsableArguments {
         var results = results
         results.deriveFigures()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+            print(try jsonText(results))
         }
         guard !noFiles else { return }
         let directory = output ?? ResultsWriter.timestampedDirectory()
@@ -181,4 +178,12 @@ struct OutputOptions: ParsableArguments {
 /// The command line as typed, for results files.
 var commandLine: String {
     (["imagecache-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+}
+
+/// Pretty, key-sorted JSON as the commands print and write it (non-finite numbers as strings).
+func jsonText<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
 }

@@ -12,9 +12,7 @@ struct HostileCommand: AsyncParsableCommand {
     func run() async throws {
         let results = try await HostileRun.run(try HostileCorpus.make())
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+            print(try jsonText(results))
         } else {
             var table = TextTable([
                 ("case", .left), ("bytes", .right), ("expected", .left), ("outcome", .left), ("ms", .right), ("peak RSS", .right), ("", .left),

@@ -128,9 +128,7 @@ struct GateCommand: ParsableCommand {
         if updateBaseline {
             var figures = try Gate.load(results)
             figures.keepOnlyFigures()
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(figures).write(to: URL(fileURLWithPath: baseline))
+            try jsonText(figures).write(toFile: baseline, atomically: true, encoding: .utf8)
             print("gate: wrote \(figures.figures.count) figures to \(baseline)")
             return
         }

@@ -40,9 +40,7 @@ struct StressCommand: AsyncParsableCommand {
         let scenarios = try kinds().map { StressScenario($0, requests: requests, keys: keys, concurrency: concurrency) }
         let reports = try await StressRunner.run(scenarios, store: store)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+            print(try jsonText(reports))
         } else {
             var table = TextTable([
                 ("scenario", .left), ("requests", .right), ("images", .right), ("typed errors", .right), ("unanswered", .right),

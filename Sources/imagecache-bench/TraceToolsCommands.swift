@@ -31,9 +31,7 @@ struct ImportCommand: ParsableCommand {
         func run() throws {
             var catalogue = URLCatalogue()
             for file in files { try catalogue.add(file: file) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(catalogue).write(to: URL(fileURLWithPath: output))
+            try jsonText(catalogue).write(toFile: output, atomically: true, encoding: .utf8)
             let byService = Dictionary(grouping: catalogue.entries, by: \.service).map { "\($0.key.rawValue) \($0.value.count)" }.sorted()
             print("wrote \(output): \(catalogue.entries.count) image URLs (\(byService.joined(separator: ", ")))")
         }
@@ -69,10 +67,7 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let all = try traces.map { (path: $0, statistics: try TraceStatistics.of(path: $0)) }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let object = Dictionary(uniqueKeysWithValues: all.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.statistics) })
-            print(String(decoding: try encoder.encode(object), as: UTF8.self))
+            print(try jsonText(Dictionary(uniqueKeysWithValues: all.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.statistics) })))
         } else {
             print(TraceStatisticsTable.render(all.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.statistics) }))
         }

@@ -21,14 +21,7 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: 1_000, maxEntryFraction: 1), policy: kind)
-            benchmark.startMeasurement()
-            let start = ContinuousClock.now
-            let result = CacheSimulator.run(zipf, configuration)
-            let elapsed = ContinuousClock.now - start
-            benchmark.stopMeasurement()
-            blackHole(result)
-            let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
-            benchmark.measurement(requestsPerSecond, Int(Double(zipf.count) / seconds / 1e6))
+            simulate(zipf, configuration, in: benchmark, reporting: requestsPerSecond)
         }
     }
 
@@ -50,14 +43,7 @@ let benchmarks: @Sendable () -> Void = {
                 let configuration = SimulationConfiguration(
                     limits: CacheLimits(costLimit: ReplayDefaults.memoryBytes), policy: kind,
                     disk: .init(byteLimit: ReplayDefaults.diskBytes))
-                benchmark.startMeasurement()
-                let start = ContinuousClock.now
-                let result = CacheSimulator.run(trace, configuration)
-                let elapsed = ContinuousClock.now - start
-                benchmark.stopMeasurement()
-                blackHole(result)
-                let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
-                benchmark.measurement(requestsPerSecond, Int(Double(trace.count) / seconds / 1e6))
+                simulate(trace, configuration, in: benchmark, reporting: requestsPerSecond)
             }
         }
     }
@@ -139,6 +125,18 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+}
+
+/// One simulation run, measured, with its speed in millions of requests a second.
+func simulate(_ trace: SimulationTrace, _ configuration: SimulationConfiguration, in benchmark: Benchmark, reporting metric: BenchmarkMetric) {
+    benchmark.startMeasurement()
+    let start = ContinuousClock.now
+    let result = CacheSimulator.run(trace, configuration)
+    let elapsed = ContinuousClock.now - start
+    benchmark.stopMeasurement()
+    blackHole(result)
+    let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
+    benchmark.measurement(metric, Int(Double(trace.count) / seconds / 1e6))
 }
 
 /// Splits `iterations` operations over the stream among `threads` threads and waits for all.
