@@ -58,6 +58,9 @@ struct CacheOptions: ParsableArguments {
     @Option(help: "Disk sizes as for --memory, or none.")
     var disk = "150MB"
 
+    @Option(help: "What the disk keeps: originals, thumbnails (re-encoded) or both.")
+    var diskPolicy = ReplayDefaults.diskPolicy.rawValue
+
     @Option(help: "Key strategies (\(CacheKeyStrategy.allStrategies.map(\.description).joined(separator: ", ")), or all).")
     var keys = ReplayDefaults.keyStrategy.description
 
@@ -77,6 +80,7 @@ struct CacheOptions: ParsableArguments {
         matrix.policies = try Self.policies(policy)
         matrix.memorySizes = try Self.list(memory).map(Self.size)
         matrix.diskSizes = try Self.list(disk).map(Self.diskSize)
+        matrix.diskPolicy = try Self.diskPolicy(diskPolicy)
         matrix.strategies = try Self.strategies(keys)
         matrix.reactions = try Self.list(reaction).map(Self.reaction)
         matrix.warnings = try Self.warningSource(warnings)
@@ -95,6 +99,13 @@ struct CacheOptions: ParsableArguments {
     }
 
     /// A disk size, or nil for `none` (no disk tier).
+    static func diskPolicy(_ text: String) throws -> DiskCachePolicy {
+        guard let policy = DiskCachePolicy(rawValue: text.lowercased()) else {
+            throw ValidationError("--disk-policy is originals, thumbnails or both, not '\(text)'")
+        }
+        return policy
+    }
+
     static func diskSize(_ text: String) throws -> ByteSize? {
         text.lowercased() == "none" ? nil : try size(text)
     }
@@ -119,8 +130,8 @@ struct CacheOptions: ParsableArguments {
         }
     }
 
-    static func reaction(_ text: String) throws -> NamedReaction {
-        guard let reaction = NamedReaction(name: text) else {
+    static func reaction(_ text: String) throws -> WarningReaction {
+        guard let reaction = WarningReaction(name: text) else {
             throw ValidationError("unknown reaction \"\(text)\"; write purge-all, trim-to-50%, trim-idle-30s or ignore")
         }
         return reaction

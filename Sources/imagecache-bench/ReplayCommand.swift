@@ -12,6 +12,12 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Requests in flight at most (about a screen of cells and their prefetches).") var concurrency = 16
     @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
     @Option(help: "Disk size, or none.") var disk = "150MB"
+    @Option(help: "What the disk keeps: originals, thumbnails (re-encoded) or both.") var diskPolicy = ReplayDefaults.diskPolicy.rawValue
+    @Option(help: "Replay only the first N sessions of each trace (whole sessions).") var sessions: Int?
+    @Option(help: "Cancellations: recorded (at the download, as the simulator models them) or timed (after the recorded delay, racing the answer).")
+    var cancellations = LiveReplayOptions.CancellationTiming.recorded.rawValue
+    @Option(help: "Largest difference between live and simulated hit ratios that --require-agreement accepts, in percentage points.")
+    var tolerance = 0.5
     @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
     @Option(help: "Key strategy.") var keys = ReplayDefaults.keyStrategy.description
     @Option(help: "Reaction to memory warnings.") var reaction = "purge-all"
@@ -28,6 +34,12 @@ struct ReplayCommand: AsyncParsableCommand {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard (0...1).contains(faults) else { throw ValidationError("--faults is a share between 0 and 1") }
         guard DiskCache.SyncPolicy(rawValue: diskSync) != nil else { throw ValidationError("--disk-sync is none, file or fileAndDirectory") }
+        guard LiveReplayOptions.CancellationTiming(rawValue: cancellations) != nil else {
+            throw ValidationError("--cancellations is recorded or timed")
+        }
+        if let sessions, sessions < 1 { throw ValidationError("--sessions must be at least 1") }
+        guard tolerance.isFinite, tolerance >= 0 else { throw ValidationError("--tolerance is a non-negative number of percentage points") }
+        _ = try CacheOptions.diskPolicy(diskPolicy)
     }
 
     func run() async throws {
@@ -37,6 +49,10 @@ struct ReplayCommand: AsyncParsableCommand {
         options.concurrency = concurrency
         options.memory = try CacheOptions.size(memory)
         options.disk = try CacheOptions.diskSize(disk)
+        options.diskPolicy = try CacheOptions.diskPolicy(diskPolicy)
+        options.sessionLimit = sessions
+        options.cancellations = LiveReplayOptions.CancellationTiming(rawValue: cancellations) ?? .recorded
+        options.tolerance = tolerance / 100
         options.policy = try CacheOptions.policies(policy)[0]
         options.keyStrategy = try CacheOptions.strategies(keys)[0]
         options.reaction = try CacheOptions.reaction(reaction)
@@ -50,6 +66,7 @@ struct ReplayCommand: AsyncParsableCommand {
             results.replays.append(try await LiveReplay.run(workload, options: options))
         }
         output.show("replay", ReportTables.replays(results.replays))
+        output.show("replay-agreement", ReportTables.replayAgreement(results.replays))
         try output.finish(results)
         if requireAgreement, results.replays.contains(where: { !$0.agrees }) {
             FileHandle.standardError.write(Data("replay: live and simulated hit ratios disagree beyond the tolerance\n".utf8))

@@ -165,8 +165,8 @@ struct ImageMemoryCacheTests {
         let image = try Thumbnailer().thumbnail(jpeg, fitting: ThumbnailRequest(width: 120, height: 80, scale: 3))
         let cache = ImageMemoryCache<String>(.init(limits: CacheLimits(costLimit: 10 * image.cost)))
         #expect(cache.insert(image, for: "cover"))
-        #expect(cache.storage.totalCost == 360 * 189 * 3)
-        #expect(cache.storage.totalCost > jpeg.count)  // pixels outweigh the encoded bytes
+        #expect(cache.totalCost == 360 * 189 * 3)
+        #expect(cache.totalCost > jpeg.count)  // pixels outweigh the encoded bytes
         #expect(cache.image(for: "cover")?.pixels == image.pixels)
         cache.remove("cover")
         #expect(cache.image(for: "cover") == nil)

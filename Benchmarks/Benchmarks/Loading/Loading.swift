@@ -26,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("image(for:) disk hit, 50 KB thumbnail", configuration: perOperation, closure: { benchmark in
         let fixture = use()
-        fixture.diskPipeline.memoryCache.storage.removeAll()
+        fixture.diskPipeline.memoryCache.removeAll()
         benchmark.startMeasurement()
         _ = try? await fixture.diskPipeline.image(for: fixture.diskRequest)
     }, setup: setup)
@@ -42,7 +42,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("image(for:) network miss: fetch + thumbnail + store", configuration: perOperation, closure: { benchmark in
         let fixture = use()
-        fixture.memoryPipeline.memoryCache.storage.removeAll()
+        fixture.memoryPipeline.memoryCache.removeAll()
         benchmark.startMeasurement()
         _ = try? await fixture.memoryPipeline.image(for: fixture.request)
     }, setup: setup)

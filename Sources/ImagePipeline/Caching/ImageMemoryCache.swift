@@ -2,7 +2,7 @@
 /// image's decoded pixel bytes, the memory it really holds (the apps counted
 /// encoded bytes, which understates it ten-fold or more).
 public struct ImageMemoryCache<Key: Hashable & Sendable & CacheFingerprintable>: Sendable {
-    public let storage: MemoryCache<Key, DecodedImage>
+    private let storage: MemoryCache<Key, DecodedImage>
 
     public init(
         _ configuration: MemoryCache<Key, DecodedImage>.Configuration,
@@ -13,10 +13,19 @@ public struct ImageMemoryCache<Key: Hashable & Sendable & CacheFingerprintable>:
 
     public func image(for key: Key) -> DecodedImage? { storage.value(for: key) }
 
+    /// Stores a thumbnail at its decoded cost; losing it costs the bytes it
+    /// was decoded from (what a cost-aware policy weighs).
     @discardableResult
     public func insert(_ image: DecodedImage, for key: Key) -> Bool {
         storage.insert(image, for: key, cost: image.cost, missCost: image.source.byteCount)
     }
 
     public func remove(_ key: Key) { storage.remove(key) }
+    public func removeAll() { storage.removeAll() }
+    public func respond(to reaction: MemoryPressureReaction) { storage.respond(to: reaction) }
+
+    /// Decoded bytes held.
+    public var totalCost: Int { storage.totalCost }
+    public var count: Int { storage.count }
+    public var statistics: CacheStatistics { storage.statistics }
 }

@@ -45,16 +45,22 @@ public final class FetchCoalescer<Key: Hashable & Sendable, Value: Sendable>: Se
         let waiter = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Value, Role), any Error>) in
-                let start: UInt64? = state.withLock { state in
+                state.withLock { state in
                     // Under the lock: a cancellation either ran before (and is
                     // seen here) or will find this waiter registered.
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
-                        return nil
+                        return
                     }
-                    return state.join(key, waiter: waiter, continuation: continuation, priority: priority)
+                    guard let flight = state.join(key, waiter: waiter, continuation: continuation, priority: priority) else { return }
+                    // Made under the lock, so a waiter leaving at once always finds the task
+                    // to cancel; the task waits for the lock before it can finish.
+                    state.flights[key]!.task = Task(priority: priority) {
+                        let result: Result<Value, any Error>
+                        do { result = .success(try await operation()) } catch { result = .failure(error) }
+                        self.finish(key, flight: flight, result)
+                    }
                 }
-                if let flight = start { launch(key, flight: flight, priority: priority, operation) }
             }
         } onCancel: {
             leave(key, waiter: waiter)
@@ -68,16 +74,6 @@ public final class FetchCoalescer<Key: Hashable & Sendable, Value: Sendable>: Se
 
     /// The priority the operation for `key` runs at, if one is in flight.
     public func priority(of key: Key) -> TaskPriority? { state.withLock { $0.flights[key]?.priority } }
-
-    private func launch(_ key: Key, flight: UInt64, priority: TaskPriority, _ operation: @escaping Operation) {
-        let task = Task(priority: priority) {
-            let result: Result<Value, any Error>
-            do { result = .success(try await operation()) } catch { result = .failure(error) }
-            finish(key, flight: flight, result)
-        }
-        let cancelNow = state.withLock { $0.attach(task, to: key, flight: flight) }
-        if cancelNow { task.cancel() }
-    }
 
     private func finish(_ key: Key, flight: UInt64, _ result: Result<Value, any Error>) {
         let waiters = state.withLock { $0.complete(key, flight: flight) }
@@ -128,13 +124,6 @@ extension FetchCoalescer {
             flights[key] = flight
             statistics.started += 1
             return flight.id
-        }
-
-        /// Records the task of a flight; true when it was abandoned meanwhile.
-        mutating func attach(_ task: Task<Void, Never>, to key: Key, flight id: UInt64) -> Bool {
-            guard flights[key]?.id == id else { return true }
-            flights[key]!.task = task
-            return false
         }
 
         /// Ends a flight; returns its waiters to resume.

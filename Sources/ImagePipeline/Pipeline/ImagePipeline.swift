@@ -23,10 +23,12 @@ public final class ImagePipeline: Sendable {
         public var thumbnailer: Thumbnailer
         public var maxConcurrentDecodes: Int
 
+        public static let defaultThumbnailDiskFormat = EncodedFormat.jpeg(quality: 80)
+
         public init(
             memory: MemoryCache<String, DecodedImage>.Configuration = .init(limits: CacheLimits(costLimit: 100 << 20)),
             disk: DiskCache.Configuration? = nil, diskPolicy: DiskCachePolicy = .originals,
-            thumbnailDiskFormat: EncodedFormat = .jpeg(quality: 80),
+            thumbnailDiskFormat: EncodedFormat = defaultThumbnailDiskFormat,
             keyStrategy: CacheKeyStrategy = CacheKeyStrategy(.normalized, includesProcessing: true),
             thumbnailer: Thumbnailer = Thumbnailer(),
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -58,44 +60,48 @@ public final class ImagePipeline: Sendable {
     public let configuration: Configuration
     public let memoryCache: ImageMemoryCache<String>
     public let diskCache: DiskCache?
-    /// Every step, as it happens (buffering the newest 10,000).
-    public let events: AsyncStream<PipelineEvent>
-    private let emit: AsyncStream<PipelineEvent>.Continuation
+    /// Which tiers a request consults and what it leaves in each: the same
+    /// decisions the simulator takes.
+    public let plan: TierPlan
     private let fetcher: any ImageFetcher
     private let flights = FetchCoalescer<String, Produced>()
     private let downloads = FetchCoalescer<String, FetchedImage>()
     private let decodeSlots: AsyncSemaphore
     private let decodeQueue = DispatchQueue(label: "ImagePipeline.decode", attributes: .concurrent)
-    private let books: SharedLocked<Books>
+    private let ledger: SharedLocked<InvalidationLedger>
 
     public init(_ configuration: Configuration, fetcher: any ImageFetcher) throws(DiskCacheError) {
         self.configuration = configuration
         self.fetcher = fetcher
-        let books = SharedLocked(Books())
+        let ledger = SharedLocked(InvalidationLedger())
         memoryCache = ImageMemoryCache(configuration.memory) { key, _, _ in
-            books.withLock { $0.forget(memoryKey: key) }
+            ledger.withLock { $0.forget(memoryKey: key) }
         }
-        self.books = books
+        self.ledger = ledger
         diskCache = try configuration.disk.map { (disk) throws(DiskCacheError) in try DiskCache(disk) }
+        plan = TierPlan(diskPolicy: configuration.disk == nil ? nil : configuration.diskPolicy)
         decodeSlots = AsyncSemaphore(permits: configuration.maxConcurrentDecodes)
-        (events, emit) = AsyncStream.makeStream(of: PipelineEvent.self, bufferingPolicy: .bufferingNewest(10_000))
     }
 
-    public var statistics: Statistics { books.withLock { $0.statistics } }
+    public var statistics: Statistics { ledger.withLock { $0.statistics } }
 
     /// The thumbnail for `request`: from memory, disk, or the network.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let start = ContinuousClock.now
-        let keys = Keys(request, strategy: request.keyStrategy ?? configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
-        books.withLock { $0.statistics.requests += 1 }
+        let keys = Keys(request, strategy: configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
         if let image = memoryCache.image(for: keys.memory) {
-            books.withLock { $0.statistics.memoryHits += 1 }
-            emit.yield(.memoryHit(url: request.url))
+            ledger.withLock {
+                $0.statistics.requests += 1
+                $0.statistics.memoryHits += 1
+            }
             let elapsed = ContinuousClock.now - start
             return ImageResponse(image: image, source: .memory, timings: .init(lookup: elapsed, total: elapsed))
         }
         let lookup = ContinuousClock.now - start
-        let generation = books.withLock { $0.generation(of: keys.original) }
+        let generation = ledger.withLock {
+            $0.statistics.requests += 1
+            return $0.generation(of: keys.original)
+        }
         do {
             let (produced, role) = try await flights.value(for: keys.memory, priority: request.priority.taskPriority) {
                 try await self.produce(request, keys, generation: generation)
@@ -104,23 +110,20 @@ public final class ImagePipeline: Sendable {
             timings.lookup = lookup
             timings.total = ContinuousClock.now - start
             let source: ImageResponse.Source = role == .joined ? .coalesced : produced.source
-            books.withLock { books in
+            ledger.withLock { ledger in
                 switch source {
-                case .coalesced: books.statistics.coalesced += 1
-                case .disk: books.statistics.diskHits += 1
-                case .network: books.statistics.networkLoads += 1
+                case .coalesced: ledger.statistics.coalesced += 1
+                case .disk: ledger.statistics.diskHits += 1
+                case .network: ledger.statistics.networkLoads += 1
                 case .memory: break
                 }
             }
-            if role == .joined { emit.yield(.coalesced(url: request.url)) }
             return ImageResponse(image: produced.image, source: source, timings: timings)
         } catch is CancellationError {
-            books.withLock { $0.statistics.cancellations += 1 }
-            emit.yield(.cancelled(url: request.url))
+            ledger.withLock { $0.statistics.cancellations += 1 }
             throw CancellationError()
         } catch {
-            books.withLock { $0.statistics.failures += 1 }
-            emit.yield(.failed(url: request.url, String(describing: error)))
+            ledger.withLock { $0.statistics.failures += 1 }
             throw error
         }
     }
@@ -144,20 +147,20 @@ public final class ImagePipeline: Sendable {
     public func prefetch(_ requests: [ImageRequest]) {
         for var request in requests {
             request.priority = .prefetch
-            let key = Keys(request, strategy: request.keyStrategy ?? configuration.keyStrategy, format: configuration.thumbnailDiskFormat).memory
+            let key = memoryKey(request)
             let task = Task(priority: .low) { [self] in
                 _ = try? await image(for: request)
-                books.withLock { _ = $0.prefetches.removeValue(forKey: key) }
+                ledger.withLock { _ = $0.prefetches.removeValue(forKey: key) }
             }
-            books.withLock { $0.prefetches[key] = task }
+            ledger.withLock { $0.prefetches[key] = task }
         }
     }
 
     /// Stops prefetching these images (the download stops if nobody else waits).
     public func cancelPrefetch(_ requests: [ImageRequest]) {
         for request in requests {
-            let key = Keys(request, strategy: request.keyStrategy ?? configuration.keyStrategy, format: configuration.thumbnailDiskFormat).memory
-            books.withLock { $0.prefetches.removeValue(forKey: key) }?.cancel()
+            let key = memoryKey(request)
+            ledger.withLock { $0.prefetches.removeValue(forKey: key) }?.cancel()
         }
     }
 
@@ -165,13 +168,16 @@ public final class ImagePipeline: Sendable {
     /// thumbnails): its content changed or was deleted, as with edited products.
     public func invalidate(url: String) {
         let original = configuration.keyStrategy.withoutProcessing.key(for: url)
-        let variants = books.withLock { $0.invalidate(original) }
+        let variants = ledger.withLock { $0.invalidate(original) }
         for variant in variants {
             memoryCache.remove(variant.memory)
             diskCache?.remove(variant.disk)
         }
         diskCache?.remove(original)
-        emit.yield(.invalidated(url: url))
+    }
+
+    private func memoryKey(_ request: ImageRequest) -> String {
+        configuration.keyStrategy.key(for: request.url, processing: request.processing)
     }
 
     // MARK: - The coalesced work
@@ -182,35 +188,28 @@ public final class ImagePipeline: Sendable {
         let timings: ImageResponse.Timings
     }
 
+    /// After a memory miss: the disk entries the plan names, in its order, then the origin.
     private func produce(_ request: ImageRequest, _ keys: Keys, generation: UInt64) async throws -> Produced {
         var timings = ImageResponse.Timings()
-        let policy = configuration.diskPolicy
         if let disk = diskCache {
-            if policy != .originals, let data = disk.data(for: keys.diskThumbnail) {
-                emit.yield(.diskHit(url: request.url, .thumbnail))
+            for kind in plan.diskLookups {
+                guard let data = disk.data(for: kind == .thumbnail ? keys.diskThumbnail : keys.original) else { continue }
                 let image = try await decode(data, request, &timings)
-                store(image, request, keys, generation: generation, encodedThumbnail: nil, &timings)
-                return Produced(image: image, source: .disk, timings: timings)
-            }
-            if policy != .thumbnails, let data = disk.data(for: keys.original) {
-                emit.yield(.diskHit(url: request.url, .original))
-                let image = try await decode(data, request, &timings)
-                store(image, request, keys, generation: generation, encodedThumbnail: policy == .both, &timings)
+                store(image, from: TierPlan.Source(disk: kind), keys, generation: generation, &timings)
                 return Produced(image: image, source: .disk, timings: timings)
             }
         }
         let fetchStart = ContinuousClock.now
         let (fetched, _) = try await downloads.value(for: keys.original, priority: request.priority.taskPriority) {
             let fetched = try await self.fetcher.fetch(request.fetchURL ?? request.url)
-            if policy != .thumbnails, self.isCurrent(keys.original, generation) {
+            if self.plan.stores(after: .origin, self.fate(keys.original, generation)).contains(.diskOriginal) {
                 self.diskCache?.store(fetched.data, for: keys.original, kind: .original)
             }
             return fetched
         }
         timings.fetch = ContinuousClock.now - fetchStart
-        emit.yield(.fetched(url: request.url, bytes: fetched.data.count, timings.fetch!))
         let image = try await decode(fetched.data, request, &timings)
-        store(image, request, keys, generation: generation, encodedThumbnail: policy != .originals, &timings)
+        store(image, from: .origin, keys, generation: generation, &timings)
         return Produced(image: image, source: .network, timings: timings)
     }
 
@@ -226,40 +225,40 @@ public final class ImagePipeline: Sendable {
             }
         }
         timings.decode = ContinuousClock.now - start
-        emit.yield(.decoded(url: request.url, timings.decode!))
         return image
     }
 
-    /// Caches a fresh thumbnail in memory (and re-encoded on disk when asked),
-    /// unless its URL was invalidated while it was being made.
+    /// Leaves a fresh thumbnail where the plan says: memory, and re-encoded on disk.
     private func store(
-        _ image: DecodedImage, _ request: ImageRequest, _ keys: Keys, generation: UInt64,
-        encodedThumbnail: Bool?, _ timings: inout ImageResponse.Timings
+        _ image: DecodedImage, from source: TierPlan.Source, _ keys: Keys, generation: UInt64,
+        _ timings: inout ImageResponse.Timings
     ) {
         let start = ContinuousClock.now
-        guard isCurrent(keys.original, generation) else {
-            books.withLock { $0.statistics.staleDiscarded += 1 }
-            emit.yield(.discardedStale(url: request.url))
-            return
-        }
-        books.withLock { $0.remember(keys) }
+        let fate = fate(keys.original, generation)
+        if fate == .invalidatedMeanwhile { ledger.withLock { $0.statistics.staleDiscarded += 1 } }
+        let stores = plan.stores(after: source, fate)
+        guard stores.contains(.memory) else { return }
+        ledger.withLock { $0.remember(keys) }
         memoryCache.insert(image, for: keys.memory)
-        if encodedThumbnail == true, let disk = diskCache, let encoded = try? image.encoded(as: configuration.thumbnailDiskFormat) {
+        if stores.contains(.diskThumbnail), let disk = diskCache,
+           let encoded = try? image.encoded(as: configuration.thumbnailDiskFormat) {
             disk.store(encoded, for: keys.diskThumbnail, kind: .thumbnail)
         }
         timings.store = ContinuousClock.now - start
-        emit.yield(.stored(url: request.url, cost: image.cost))
     }
 
-    private func isCurrent(_ original: String, _ generation: UInt64) -> Bool {
-        books.withLock { $0.generation(of: original) == generation }
+    /// What happened to a flight since its memory miss: its URL invalidated, or
+    /// every waiter gone (the coalescer cancels the flight's task).
+    private func fate(_ original: String, _ generation: UInt64) -> TierPlan.Fate {
+        if Task.isCancelled { return .abandoned }
+        return ledger.withLock { $0.generation(of: original) == generation } ? .answered : .invalidatedMeanwhile
     }
 }
 
 extension ImagePipeline: MemoryPressureResponder {
     /// Memory warnings reach the memory tier; the disk tier keeps its bytes.
     public func respond(to reaction: MemoryPressureReaction) {
-        memoryCache.storage.respond(to: reaction)
+        memoryCache.respond(to: reaction)
     }
 }
 
@@ -282,7 +281,7 @@ extension ImagePipeline {
     }
 
     /// Invalidation generations, which cached keys belong to which URL, prefetches, counters.
-    struct Books {
+    struct InvalidationLedger {
         var generations: [String: UInt64] = [:]
         var variants: [String: Set<Variant>] = [:]
         var originalOf: [String: String] = [:]
@@ -320,5 +319,5 @@ extension ImagePipeline {
 
 extension CacheKeyStrategy {
     public var withoutProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: false, normalizer: normalizer) }
-    var withProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: true, normalizer: normalizer) }
+    public var withProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: true, normalizer: normalizer) }
 }

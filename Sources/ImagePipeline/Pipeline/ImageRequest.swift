@@ -9,8 +9,6 @@ public struct ImageRequest: Sendable, Hashable {
     /// The box to fit and the disk format for thumbnails.
     public var processing: ProcessingOptions
     public var priority: Priority
-    /// Overrides the pipeline's key strategy for this request.
-    public var keyStrategy: CacheKeyStrategy?
 
     public enum Priority: String, Sendable, Hashable, Codable {
         /// On screen now.
@@ -21,15 +19,11 @@ public struct ImageRequest: Sendable, Hashable {
         var taskPriority: TaskPriority { self == .visible ? .high : .low }
     }
 
-    public init(
-        url: String, fetchURL: String? = nil, box: ThumbnailRequest, priority: Priority = .visible,
-        keyStrategy: CacheKeyStrategy? = nil
-    ) {
+    public init(url: String, fetchURL: String? = nil, box: ThumbnailRequest, priority: Priority = .visible) {
         self.url = url
         self.fetchURL = fetchURL
         self.processing = ProcessingOptions(box)
         self.priority = priority
-        self.keyStrategy = keyStrategy
     }
 }
 
@@ -56,19 +50,4 @@ public struct ImageResponse: Sendable {
 
     /// Decoded bytes held in memory for this image.
     public var cost: Int { image.cost }
-}
-
-/// Every step the pipeline takes, for metrics and logs.
-public enum PipelineEvent: Sendable {
-    case memoryHit(url: String)
-    case diskHit(url: String, DiskEntryKind)
-    case fetched(url: String, bytes: Int, Duration)
-    case decoded(url: String, Duration)
-    case stored(url: String, cost: Int)
-    case coalesced(url: String)
-    case failed(url: String, String)
-    case cancelled(url: String)
-    case invalidated(url: String)
-    /// A result arrived after its URL was invalidated and was not cached.
-    case discardedStale(url: String)
 }

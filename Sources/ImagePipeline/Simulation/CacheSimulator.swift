@@ -17,11 +17,15 @@ public struct SimulationConfiguration: Sendable, Hashable {
         public var byteLimit: Int
         public var countLimit: Int
         public var lowWaterFraction: Double
+        /// What the disk keeps. A plain trace has one object per key, so only
+        /// its originals are modelled.
+        public var policy: DiskCachePolicy
 
-        public init(byteLimit: Int, countLimit: Int = .max, lowWaterFraction: Double = 0.7) {
+        public init(byteLimit: Int, countLimit: Int = .max, lowWaterFraction: Double = 0.7, policy: DiskCachePolicy = .originals) {
             self.byteLimit = byteLimit
             self.countLimit = countLimit
             self.lowWaterFraction = lowWaterFraction
+            self.policy = policy
         }
     }
 
@@ -64,16 +68,29 @@ public struct SimulationConfiguration: Sendable, Hashable {
 /// Runs a trace through a policy with the same `CacheCore` the live cache uses.
 public enum CacheSimulator {
     public static func run(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> SimulationResult {
-        configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration))
+        configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration, recordsAnswers: false)).result
+    }
+
+    /// Runs a detailed trace and also says where each request was answered:
+    /// what a live replay is compared with, request by request.
+    public static func answers(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> (SimulationResult, [Answer]) {
+        configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration, recordsAnswers: true))
+    }
+
+    /// Where one request was answered.
+    public enum Answer: UInt8, Sendable, Hashable, CaseIterable {
+        case memory, disk, origin, cancelled, offline
     }
 
     /// The loop, specialised per policy type by the visitor.
     private struct Run: EvictionPolicyVisitor {
         let trace: SimulationTrace
         let configuration: SimulationConfiguration
+        let recordsAnswers: Bool
 
-        func visit<Policy: EvictionPolicy>(_ policy: Policy) -> SimulationResult {
+        func visit<Policy: EvictionPolicy>(_ policy: Policy) -> (result: SimulationResult, answers: [Answer]) {
             var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
+            if recordsAnswers, trace.hasDetails { state.answers = Array(repeating: .origin, count: trace.count) }
             trace.keys.withUnsafeBufferPointer { keys in
                 trace.costs.withUnsafeBufferPointer { costs in
                     trace.sizes.withUnsafeBufferPointer { sizes in
@@ -93,7 +110,7 @@ public enum CacheSimulator {
                     }
                 }
             }
-            return state.finish()
+            return (state.finish(), state.answers)
         }
     }
 }
@@ -103,9 +120,13 @@ public enum CacheSimulator {
 private struct SimulationState<Policy: EvictionPolicy> {
     let trace: SimulationTrace
     let configuration: SimulationConfiguration
+    /// The live pipeline's decisions: which disk entries to try, what to store where.
+    let plan: TierPlan
     var core: CacheCore<Policy>
     var disk: DiskIndexModel?
     var result: SimulationResult
+    /// Per request, where it was answered; empty unless asked for.
+    var answers: [CacheSimulator.Answer] = []
     var hits = 0, byteHits = 0, bytesRequested = 0
     var nextEvent = 0
     var nextScheduledWarning: UInt64
@@ -122,6 +143,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
     init(trace: SimulationTrace, configuration: SimulationConfiguration, policy: Policy) {
         self.trace = trace
         self.configuration = configuration
+        plan = TierPlan(diskPolicy: configuration.disk.map { trace.hasDetails ? $0.policy : .originals })
         let trimsIdle = [configuration.pressure.warning, configuration.pressure.critical].contains {
             if case .trimIdle = $0 { true } else { false }
         }
@@ -169,18 +191,21 @@ private struct SimulationState<Policy: EvictionPolicy> {
             byteHits &+= size
             return
         }
-        if disk != nil, disk!.contains(key) {
+        let source: TierPlan.Source = disk?.contains(key) == true ? .diskOriginal : .origin
+        if source == .diskOriginal {
             disk!.recordAccess(key)
             result.diskHits += 1
             result.diskByteHits += size
-            noteRefetch(key, size: size, fromOrigin: false)
-        } else {
-            noteRefetch(key, size: size, fromOrigin: true)
-            if disk != nil { storeOnDisk(key, size: size) }
         }
-        insertInMemory(key, cost: cost, size: size, now: now)
+        noteRefetch(key, size: size, fromOrigin: source == .origin)
+        let stores = plan.stores(after: source)
+        if stores.contains(.diskOriginal) { storeOnDisk(key, bytes: size) }
+        if stores.contains(.memory) { insertInMemory(key, cost: cost, missCost: size, now: now) }
     }
 
+    /// A recorded request, step by step as `ImagePipeline` takes it: memory,
+    /// then the disk entries the plan names, then the origin; what it leaves
+    /// behind is the plan's decision for where it came from and its fate.
     @inline(__always)
     mutating func detailedRequest(_ index: Int, key: Slot, cost: Int, size: Int, now: UInt64) {
         bytesRequested &+= size
@@ -189,36 +214,59 @@ private struct SimulationState<Policy: EvictionPolicy> {
             hits &+= 1
             byteHits &+= size
             check(served: memoryHolds[Int(key)], truth: truth)
+            if !answers.isEmpty { answers[index] = .memory }
             return
         }
+        let originalKey = trace.diskKeys[index], thumbnailKey = trace.diskThumbnailKeys[index]
+        var source = TierPlan.Source.origin
+        if disk != nil {
+            for kind in plan.diskLookups {
+                let diskKey = kind == .thumbnail ? thumbnailKey : originalKey
+                if diskKey >= 0, disk!.contains(diskKey) {
+                    source = TierPlan.Source(disk: kind)
+                    break
+                }
+            }
+        }
+        let fate = trace.outcomes[index].fate(at: source)
+        if !answers.isEmpty {
+            answers[index] = source != .origin ? .disk : fate == .offline ? .offline : fate == .abandoned ? .cancelled : .origin
+        }
         var held = truth
-        let diskKey = trace.diskKeys[index]
-        if disk != nil, disk!.contains(diskKey) {
+        switch (source, fate) {
+        case (.origin, .offline):
+            result.offlineMisses += 1
+            result.unservedBytes += size
+            return
+        case (.origin, .abandoned):
+            result.cancelledTransfers += 1
+            result.unservedBytes += size
+            return
+        case (.origin, _):
+            noteRefetch(key, size: size, fromOrigin: true)
+        case (.diskThumbnail, _), (.diskOriginal, _):
+            let diskKey = source == .diskThumbnail ? thumbnailKey : originalKey
             disk!.recordAccess(diskKey)
             result.diskHits += 1
             result.diskByteHits += size
             held = diskHolds[Int(diskKey)]
             check(served: held, truth: truth)
             noteRefetch(key, size: size, fromOrigin: false)
-        } else {
-            switch trace.outcomes[index] {
-            case .offline:
-                result.offlineMisses += 1
-                result.unservedBytes += size
-                return
-            case .cancelled:
-                result.cancelledTransfers += 1
-                result.unservedBytes += size
-                return
-            case .store:
-                noteRefetch(key, size: size, fromOrigin: true)
-                if disk != nil {
-                    storeOnDisk(diskKey, size: size)
-                    diskHolds[Int(diskKey)] = truth
-                }
-            }
         }
-        if insertInMemory(key, cost: cost, size: size, now: now) { memoryHolds[Int(key)] = held }
+        let stores = plan.stores(after: source, fate)
+        if stores.contains(.diskOriginal) {
+            storeOnDisk(originalKey, bytes: size)
+            diskHolds[Int(originalKey)] = truth
+        }
+        let thumbnailBytes = trace.thumbnailSizes[index]
+        if stores.contains(.memory),
+           insertInMemory(key, cost: cost, missCost: source == .diskThumbnail ? thumbnailBytes : size, now: now) {
+            memoryHolds[Int(key)] = held
+        }
+        if stores.contains(.diskThumbnail), thumbnailKey >= 0 {
+            storeOnDisk(thumbnailKey, bytes: thumbnailBytes)
+            diskHolds[Int(thumbnailKey)] = held
+        }
     }
 
     @inline(__always)
@@ -229,8 +277,8 @@ private struct SimulationState<Policy: EvictionPolicy> {
 
     @inline(__always)
     @discardableResult
-    private mutating func insertInMemory(_ key: Slot, cost: Int, size: Int, now: UInt64) -> Bool {
-        let entry = NewEntry(slot: key, cost: cost, fingerprint: trace.fingerprints[Int(key)], missCost: size)
+    private mutating func insertInMemory(_ key: Slot, cost: Int, missCost: Int, now: UInt64) -> Bool {
+        let entry = NewEntry(slot: key, cost: cost, fingerprint: trace.fingerprints[Int(key)], missCost: missCost)
         let stored = core.insert(entry, now: now) { _, _ in }
         if core.totalCost > costThreshold { warn(.warning, now: now) }
         if let recovering, core.totalCost >= recovering.target { recovered(at: now) }
@@ -238,8 +286,8 @@ private struct SimulationState<Policy: EvictionPolicy> {
     }
 
     @inline(__always)
-    private mutating func storeOnDisk(_ key: Slot, size: Int) {
-        disk!.insert(key, bytes: size)
+    private mutating func storeOnDisk(_ key: Slot, bytes: Int) {
+        disk!.insert(key, bytes: bytes + (trace.hasDetails ? trace.diskEntryOverheads[Int(key)] : 0))
         if disk!.needsTrim { disk!.trim { _ in result.diskEvictions += 1 } }
     }
 

@@ -18,28 +18,45 @@ public struct SimulationTrace: Sendable {
     /// Stable fingerprint of each key id (the same the live cache computes).
     public private(set) var fingerprints: [UInt64] = []
     /// Per request, when the trace has details (otherwise empty):
-    /// the disk tier's key id (keys of originals, without processing),
+    /// the disk tier's key ids of the original (without processing) and of
+    /// the re-encoded thumbnail (-1 when the trace has none), with the
+    /// thumbnail's estimated encoded bytes,
     public private(set) var diskKeys: [Slot] = []
+    public private(set) var diskThumbnailKeys: [Slot] = []
+    public private(set) var thumbnailSizes: [Int] = []
     /// the ground-truth picture and the id of the URL it was asked by,
     public private(set) var contents: [Int32] = []
     public private(set) var sources: [Int32] = []
     /// and what a miss does.
     public private(set) var outcomes: [MissOutcome] = []
-    public private(set) var diskKeyCount = 0
+    /// Per disk key id, the bytes an entry file adds to its payload (key and trailer).
+    public private(set) var diskEntryOverheads: [Int] = []
+    public var diskKeyCount: Int { diskEntryOverheads.count }
     /// Things that happen between requests, in order.
     public private(set) var events: [Event] = []
     /// The memory and disk key ids each invalidation removes (`Event.Kind.invalidate` ranges).
     public private(set) var invalidatedMemoryKeys: [Slot] = []
     public private(set) var invalidatedDiskKeys: [Slot] = []
 
-    /// What a miss that no tier answers does.
+    /// What happens to a request after a memory miss, besides the tiers' contents.
     public enum MissOutcome: UInt8, Sendable {
-        /// Downloads and stores.
+        /// Answered, from disk or the origin.
         case store
-        /// The request was cancelled before the image arrived: the transfer stops, nothing is stored.
+        /// The app cancelled it before the origin answered: the transfer stops and
+        /// nothing is stored; a disk hit still finishes first.
         case cancelled
-        /// The device is offline: nothing is downloaded.
+        /// The device is offline: no origin; a disk hit still answers.
         case offline
+
+        /// The plan's fate of a request answered from `source`.
+        @inlinable
+        public func fate(at source: TierPlan.Source) -> TierPlan.Fate {
+            switch self {
+            case .store: .answered
+            case .cancelled: source == .origin ? .abandoned : .answered
+            case .offline: source == .origin ? .offline : .answered
+            }
+        }
     }
 
     public struct Event: Sendable, Hashable {
@@ -60,12 +77,20 @@ public struct SimulationTrace: Sendable {
     /// Per-request facts of a detailed trace.
     public struct Detail: Sendable {
         public var diskKey: Slot
+        /// The re-encoded thumbnail's disk key id, or -1.
+        public var diskThumbnailKey: Slot
+        public var thumbnailBytes: Int
         public var content: Int32
         public var source: Int32
         public var outcome: MissOutcome
 
-        public init(diskKey: Slot, content: Int32, source: Int32, outcome: MissOutcome = .store) {
+        public init(
+            diskKey: Slot, diskThumbnailKey: Slot = -1, thumbnailBytes: Int = 0, content: Int32, source: Int32,
+            outcome: MissOutcome = .store
+        ) {
             self.diskKey = diskKey
+            self.diskThumbnailKey = diskThumbnailKey
+            self.thumbnailBytes = thumbnailBytes
             self.content = content
             self.source = source
             self.outcome = outcome
@@ -84,10 +109,10 @@ public struct SimulationTrace: Sendable {
         return Slot(fingerprints.count - 1)
     }
 
-    /// Adds a disk key id; returns it.
-    public mutating func addDiskKey() -> Slot {
-        diskKeyCount += 1
-        return Slot(diskKeyCount - 1)
+    /// Adds a disk key id whose entry files carry `entryOverhead` bytes besides the payload; returns it.
+    public mutating func addDiskKey(entryOverhead: Int = 0) -> Slot {
+        diskEntryOverheads.append(entryOverhead)
+        return Slot(diskEntryOverheads.count - 1)
     }
 
     public mutating func append(key: Slot, cost: Int, size: Int, time: UInt64) {
@@ -100,13 +125,17 @@ public struct SimulationTrace: Sendable {
     }
 
     public mutating func append(key: Slot, cost: Int, size: Int, time: UInt64, detail: Detail) {
-        precondition(Int(key) < fingerprints.count && Int(detail.diskKey) < diskKeyCount, "add the keys before requesting them")
+        precondition(
+            Int(key) < fingerprints.count && Int(detail.diskKey) < diskKeyCount && Int(detail.diskThumbnailKey) < diskKeyCount,
+            "add the keys before requesting them")
         precondition(contents.count == keys.count, "a detailed trace needs details on every request")
         keys.append(key)
         costs.append(cost)
         sizes.append(size)
         times.append(time)
         diskKeys.append(detail.diskKey)
+        diskThumbnailKeys.append(detail.diskThumbnailKey)
+        thumbnailSizes.append(detail.thumbnailBytes)
         contents.append(detail.content)
         sources.append(detail.source)
         outcomes.append(detail.outcome)

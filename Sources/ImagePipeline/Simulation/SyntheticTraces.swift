@@ -34,7 +34,7 @@ public struct ZipfDistribution: Sendable {
     }
 
     func sample(_ generator: inout SplitMix64) -> Slot {
-        let u = Double(generator.next() >> 11) * 0x1.0p-53
+        let u = generator.nextUnitInterval()
         var low = 0, high = cumulative.count - 1
         while low < high {
             let middle = (low + high) / 2

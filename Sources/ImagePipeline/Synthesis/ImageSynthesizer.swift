@@ -111,18 +111,3 @@ public enum ImageSynthesizer {
             .map { icb_copy_as_srgb($0, $1) }
     }
 }
-
-/// Steele et al.'s SplitMix64: a tiny, well-mixed generator for deriving seeds.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        return mix(state)
-    }
-
-    /// A non-negative 31-bit seed, the range libvips' noise generators take.
-    mutating func nextInt32() -> Int32 { Int32(truncatingIfNeeded: next() & 0x7FFF_FFFF) }
-}

@@ -3,42 +3,6 @@ import Histogram
 import ImagePipeline
 import OriginServer
 
-/// How a live replay runs.
-public struct LiveReplayOptions: Sendable {
-    /// Recorded time is divided by this; 0 replays as fast as `concurrency` allows.
-    public var speed = 0.0
-    /// Requests in flight at most: about a screen of cells and their prefetches.
-    public var concurrency = 16
-    /// Replay only the first so many requests.
-    public var requestLimit: Int?
-    public var memory = ByteSize.bytes(ReplayDefaults.memoryBytes)
-    /// nil: no disk tier.
-    public var disk: ByteSize? = .bytes(ReplayDefaults.diskBytes)
-    public var policy = ReplayDefaults.policy
-    public var keyStrategy = ReplayDefaults.keyStrategy
-    public var reaction = NamedReaction(.purgeAll)
-    /// Median origin latency per response (log-normal, σ 0.5); 0 for none.
-    public var latencyMilliseconds = 0.0
-    /// Disk writes left to the kernel, as iOS image caches do (URLCache, Nuke's DataCache);
-    /// `.file` (the library's crash-safe default) fsyncs each one and halves live throughput here.
-    public var diskSync = DiskCache.SyncPolicy.none
-    /// Share of origin responses that are faults (5xx, truncated bodies, resets, HTML, wrong types).
-    public var faultRate = 0.0
-    public var originStore = Recording.defaultStore
-    /// Recorded gaps longer than this (reading pauses, relaunches hours apart) are cut to it before `speed` applies.
-    public var longestGap = Duration.seconds(2)
-    /// How far live and simulated hit ratios may differ (cancellations and coalescing race in a live run).
-    public var tolerance = 0.03
-
-    public init() {}
-
-    var describe: String {
-        "\(policy) memory \(memory) disk \(disk?.description ?? "none") keys \(keyStrategy) warnings \(reaction)"
-            + " speed \(speed == 0 ? "max" : "\(speed)x") concurrency \(concurrency)"
-            + " disk sync \(diskSync.rawValue)" + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
-    }
-}
-
 /// The live pipeline (libvips, a disk tier in a temporary directory, HTTP to the
 /// loopback origin) driven by a recorded workload: its order, its timing
 /// compressed, its cancellations, relaunches (a new pipeline on the same disk),
@@ -49,23 +13,25 @@ public enum LiveReplay {
     public static func run(
         _ full: RecordedWorkload, options: LiveReplayOptions, progress: ProgressLine = ProgressLine()
     ) async throws -> LiveReplayReport {
-        let workload = options.requestLimit.map { full.prefix($0) } ?? full
+        var workload = options.sessionLimit.map { full.prefix(sessions: $0) } ?? full
+        workload = options.requestLimit.map { workload.prefix($0) } ?? workload
         try FileManager.default.createDirectory(atPath: options.originStore, withIntermediateDirectories: true)
         let latency = options.latencyMilliseconds > 0
             ? LatencyModel(otherHosts: .init(medianMilliseconds: options.latencyMilliseconds)) : .none
         let origin = try await OriginServer.start(.init(storeDirectory: options.originStore, storeByteLimit: 4 << 30, latency: latency))
-        let fetcher = HTTPImageFetcher(.init(connectionsPerHost: max(options.concurrency, 8)))
+        let http = HTTPImageFetcher(.init(connectionsPerHost: max(options.concurrency, 8)))
+        let fetcher = ReplayFetcher(http)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imagecache-bench-replay-\(getpid())").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         do {
             let run = try Run(workload: workload, options: options, origin: origin, fetcher: fetcher, scratch: scratch, progress: progress)
             let report = try await run.replay()
-            try await fetcher.shutdown()
+            try await http.shutdown()
             await origin.stop()
             return report
         } catch {
-            try? await fetcher.shutdown()
+            try? await http.shutdown()
             await origin.stop()
             throw error
         }
@@ -77,14 +43,14 @@ public enum LiveReplay {
         let workload: RecordedWorkload
         let options: LiveReplayOptions
         let origin: OriginServer
-        let fetcher: HTTPImageFetcher
+        let fetcher: ReplayFetcher
         let scratch: String
         let progress: ProgressLine
         let memoryBytes: Int
         let diskBytes: Int?
         /// Loopback URL and host per URL id.
         let fetchURLs: [String]
-        let measurements = SharedLocked(Measurements())
+        let measurements: SharedLocked<Measurements>
         /// The app's pipeline in this launch; nil only while it is replaced.
         var pipeline: ImagePipeline? {
             didSet { current.withLock { $0 = pipeline } }
@@ -105,9 +71,27 @@ public enum LiveReplay {
             var failed = 0
             var cancelled = 0
             var finished = 0
+            /// Per request position, where the live pipeline answered it.
+            var answers: [LiveAnswer]
         }
 
-        init(workload: RecordedWorkload, options: LiveReplayOptions, origin: OriginServer, fetcher: HTTPImageFetcher,
+        /// Where the live pipeline answered a request (the simulator's `Answer`, plus a join).
+        enum LiveAnswer: UInt8 {
+            case memory, coalesced, disk, network, cancelled, failed, unanswered
+
+            var simulated: CacheSimulator.Answer? {
+                switch self {
+                case .memory, .coalesced: .memory
+                case .disk: .disk
+                case .network: .origin
+                case .cancelled: .cancelled
+                case .failed: .offline
+                case .unanswered: nil
+                }
+            }
+        }
+
+        init(workload: RecordedWorkload, options: LiveReplayOptions, origin: OriginServer, fetcher: ReplayFetcher,
              scratch: String, progress: ProgressLine) throws {
             self.workload = workload
             self.options = options
@@ -115,6 +99,7 @@ public enum LiveReplay {
             self.fetcher = fetcher
             self.scratch = scratch
             self.progress = progress
+            measurements = SharedLocked(Measurements(answers: Array(repeating: .unanswered, count: workload.requests.count)))
             let trace = workload.simulationTrace(strategy: options.keyStrategy)
             memoryBytes = options.memory.resolved(footprint: trace.memoryFootprint)
             diskBytes = options.disk.map { $0.resolved(footprint: trace.diskFootprint) }
@@ -133,12 +118,12 @@ public enum LiveReplay {
         }
 
         static func makePipeline(
-            _ options: LiveReplayOptions, _ memoryBytes: Int, _ diskBytes: Int?, directory: String, fetcher: HTTPImageFetcher
+            _ options: LiveReplayOptions, _ memoryBytes: Int, _ diskBytes: Int?, directory: String, fetcher: ReplayFetcher
         ) throws -> ImagePipeline {
             let configuration = ImagePipeline.Configuration(
                 memory: .init(limits: CacheLimits(costLimit: memoryBytes), policy: options.policy),
                 disk: diskBytes.map { DiskCache.Configuration(directory: directory, byteLimit: $0, sync: options.diskSync) },
-                keyStrategy: options.keyStrategy)
+                diskPolicy: options.diskPolicy, keyStrategy: options.keyStrategy)
             // The previous pipeline on this directory lets go of its lock as its last task ends.
             var attempts = 0
             while true {
@@ -153,12 +138,12 @@ public enum LiveReplay {
         }
 
         func replay() async throws -> LiveReplayReport {
-            let originBefore = origin.statistics, fetcherBefore = fetcher.statistics
+            let originBefore = origin.statistics, fetcherBefore = fetcher.http.statistics
             let samples = SharedLocked<[LiveReplayReport.MemorySample]>([])
             let start = start
             let sampler = Task { [current] in
                 while !Task.isCancelled {
-                    let cost = current.withLock { $0?.memoryCache.storage.totalCost ?? 0 }
+                    let cost = current.withLock { $0?.memoryCache.totalCost ?? 0 }
                     samples.withLock {
                         $0.append(.init(seconds: (ContinuousClock.now - start).seconds, residentBytes: ProcessMetrics.residentBytes, memoryCacheBytes: cost))
                     }
@@ -199,14 +184,22 @@ public enum LiveReplay {
                 for position in launch {
                     let request = workload.requests[position]
                     await wait(for: request)
-                    applyEvents(before: position, to: current)
+                    if hasEvents(before: position) {
+                        // A warning or an invalidation meets the tiers the requests before it left,
+                        // as in the simulator: the requests in flight land first.
+                        for _ in 0..<options.concurrency { try? await slots.acquire() }
+                        applyEvents(before: position, to: current)
+                        for _ in 0..<options.concurrency { slots.release() }
+                    }
                     try? await slots.acquire()
                     let imageRequest = ImageRequest(
                         url: workload.urls[Int(request.url)], fetchURL: fetchURL(request, position),
                         box: workload.boxes[Int(request.box)], priority: request.priority)
-                    let cancelAfter = request.cancelledAfter.map { cancelDelay($0) }
+                    let cancel: Cancel? = request.cancelledAfter.map {
+                        options.cancellations == .recorded ? .atDownload(position, fetcher) : .after(cancelDelay($0))
+                    }
                     group.addTask {
-                        await Self.load(imageRequest, on: current, cancelAfter: cancelAfter, into: measurements)
+                        await Self.load(imageRequest, position: position, on: current, cancel: cancel, into: measurements)
                         slots.release()
                     }
                     if position % 256 == 0 { progress.update("replay: \(position)/\(workload.requests.count) requests") }
@@ -223,6 +216,11 @@ public enum LiveReplay {
             try? await Task.sleep(until: start + schedule, clock: .continuous)
         }
 
+        private func hasEvents(before position: Int) -> Bool {
+            nextEvent < workload.events.count && workload.events[nextEvent].beforeRequest <= position
+                && !workload.events[nextEvent].kind.endsLaunch
+        }
+
         /// Warnings and invalidations inside a launch, in order with its requests.
         private func applyEvents(before position: Int, to current: ImagePipeline) {
             while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= position,
@@ -236,31 +234,59 @@ public enum LiveReplay {
             .milliseconds(milliseconds) / max(options.speed, 1)
         }
 
-        /// The loopback URL, with a fault for a deterministic share of requests.
+        /// The loopback URL, with a fault for a deterministic share of requests,
+        /// marked when the device was offline or the app cancelled the request.
         private func fetchURL(_ request: RecordedWorkload.Request, _ position: Int) -> String {
-            guard options.faultRate > 0 else { return fetchURLs[Int(request.url)] }
-            let draw = Double(UInt64(position).mixed() >> 11) * 0x1.0p-53
-            guard draw < options.faultRate else { return fetchURLs[Int(request.url)] }
-            let fault = LiveReplay.faults[Int(UInt64(position).mixed() % UInt64(LiveReplay.faults.count))]
-            return fetchURLs[Int(request.url)] + "&fault=\(fault.rawValue)"
+            var url = fetchURLs[Int(request.url)]
+            var random = SplitMix64(seed: UInt64(position))
+            if options.faultRate > 0, random.nextUnitInterval() < options.faultRate {
+                url += "&fault=\(LiveReplay.faults[Int(random.next() % UInt64(LiveReplay.faults.count))].rawValue)"
+            }
+            if request.offline { return ReplayFetcher.offline(url) }
+            if request.cancelledAfter != nil, options.cancellations == .recorded { return ReplayFetcher.cancelled(url, position: position) }
+            return url
         }
 
-        private static func load(_ request: ImageRequest, on pipeline: ImagePipeline, cancelAfter: Duration?, into measurements: SharedLocked<Measurements>) async {
+        /// How a request the app cancelled is cancelled.
+        enum Cancel: Sendable {
+            /// When its download starts (the fetcher cancels the registered task).
+            case atDownload(Int, ReplayFetcher)
+            /// After this long, racing the answer.
+            case after(Duration)
+        }
+
+        private static func load(
+            _ request: ImageRequest, position: Int, on pipeline: ImagePipeline, cancel: Cancel?,
+            into measurements: SharedLocked<Measurements>
+        ) async {
             let started = ContinuousClock.now
-            let outcome: Result<ImageResponse, any Error> = await withTaskGroup(of: Result<ImageResponse, any Error>?.self) { race in
-                race.addTask {
-                    do { return .success(try await pipeline.image(for: request)) } catch { return .failure(error) }
+            let outcome: Result<ImageResponse, any Error>
+            switch cancel {
+            case nil:
+                do { outcome = .success(try await pipeline.image(for: request)) } catch { outcome = .failure(error) }
+            case .atDownload(let position, let fetcher):
+                // Registered before it can run, so the fetcher always finds it.
+                let task = fetcher.cancellable.withLock { tasks in
+                    let task = Task { try await pipeline.image(for: request) }
+                    tasks[position] = task
+                    return task
                 }
-                if let cancelAfter {
+                outcome = await task.result
+                fetcher.cancellable.withLock { _ = $0.removeValue(forKey: position) }
+            case .after(let delay):
+                outcome = await withTaskGroup(of: Result<ImageResponse, any Error>?.self) { race in
                     race.addTask {
-                        try? await Task.sleep(for: cancelAfter)
+                        do { return .success(try await pipeline.image(for: request)) } catch { return .failure(error) }
+                    }
+                    race.addTask {
+                        try? await Task.sleep(for: delay)
                         return nil
                     }
+                    let first = await race.next() ?? nil
+                    race.cancelAll()
+                    if let first { return first }
+                    return await race.next().flatMap { $0 } ?? .failure(CancellationError())
                 }
-                let first = await race.next() ?? nil
-                race.cancelAll()
-                if let first { return first }
-                return await race.next().flatMap { $0 } ?? .failure(CancellationError())
             }
             let elapsed = UInt64(max((ContinuousClock.now - started).seconds * 1e6, 1))
             measurements.withLock { books in
@@ -269,10 +295,18 @@ public enum LiveReplay {
                 case .success(let response):
                     books.latency[response.source, default: .microseconds()].record(elapsed)
                     if let decode = response.timings.decode { books.decode.record(UInt64(max(decode.seconds * 1e6, 1))) }
+                    books.answers[position] = switch response.source {
+                    case .memory: .memory
+                    case .coalesced: .coalesced
+                    case .disk: .disk
+                    case .network: .network
+                    }
                 case .failure(is CancellationError):
                     books.cancelled += 1
+                    books.answers[position] = .cancelled
                 case .failure:
                     books.failed += 1
+                    books.answers[position] = .failed
                 }
             }
         }
@@ -313,16 +347,16 @@ public enum LiveReplay {
             samples: [LiveReplayReport.MemorySample]
         ) -> LiveReplayReport {
             let books = measurements.withLock { $0 }
-            var simulation = SimulationMatrix()
-            simulation.strategies = [options.keyStrategy]
-            simulation.memorySizes = [.bytes(memoryBytes)]
-            simulation.diskSizes = [diskBytes.map(ByteSize.bytes)]
-            simulation.policies = [options.policy]
-            simulation.reactions = [options.reaction]
-            simulation.bounds = false
-            let simulated = simulation.run([workload], progress: ProgressLine(enabled: false))[0].result
+            let configuration = SimulationConfiguration(
+                limits: CacheLimits(costLimit: memoryBytes), policy: options.policy, pressure: options.reaction.policy,
+                disk: diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) })
+            let (simulated, answers) = CacheSimulator.answers(workload.simulationTrace(strategy: options.keyStrategy), configuration)
+            var differences: [String: Int] = [:]
+            for (live, simulated) in zip(books.answers, answers) where live.simulated != simulated {
+                differences["\(live) / \(simulated)", default: 0] += 1
+            }
             let requests = workload.requests.count
-            let origin = self.origin.statistics, fetched = fetcher.statistics
+            let origin = self.origin.statistics, fetched = fetcher.http.statistics
             return LiveReplayReport(
                 trace: workload.name, configuration: options.describe, requests: requests,
                 answered: books.latency.values.reduce(0) { $0 + Int($1.totalCount) }, failed: books.failed, cancelled: books.cancelled,
@@ -336,7 +370,14 @@ public enum LiveReplay {
                 liveHitRatio: Double(totals.memoryHits + totals.coalesced) / Double(max(requests, 1)),
                 liveCombinedHitRatio: Double(totals.memoryHits + totals.coalesced + totals.diskHits) / Double(max(requests, 1)),
                 simulatedHitRatio: simulated.hitRatio, simulatedCombinedHitRatio: simulated.combinedHitRatio,
-                tolerance: options.tolerance, memoryOverTime: samples)
+                tolerance: options.tolerance,
+                comparison: .init(
+                    liveMemoryHits: totals.memoryHits, simulatedMemoryHits: Int(simulated.hits),
+                    liveDiskHits: totals.diskHits, simulatedDiskHits: simulated.diskHits,
+                    liveCancelled: books.cancelled, simulatedCancelled: simulated.cancelledTransfers,
+                    liveOffline: fetcher.offlineRefusals.withLock { $0 }, simulatedOffline: simulated.offlineMisses,
+                    coalescedJoins: totals.coalesced, differences: differences),
+                memoryOverTime: samples)
         }
     }
 }
@@ -368,15 +409,5 @@ extension Histogram<UInt64> {
     /// Microseconds from 1 µs to 10 minutes, three significant digits.
     static func microseconds() -> Histogram<UInt64> {
         Histogram(lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
-    }
-}
-
-extension UInt64 {
-    /// SplitMix64's finaliser: a well-spread hash of a counter.
-    func mixed() -> UInt64 {
-        var z = self &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -50,11 +50,34 @@ public struct LiveReplayReport: Codable, Sendable {
     public var simulatedHitRatio: Double
     public var simulatedCombinedHitRatio: Double
     public var tolerance: Double
+    /// The counts behind the ratios, and the live events the simulator has no notion of.
+    public var comparison: Comparison
     /// Memory and resident size over the run.
     public var memoryOverTime: [MemorySample]
 
     public var agrees: Bool {
         abs(liveHitRatio - simulatedHitRatio) <= tolerance && abs(liveCombinedHitRatio - simulatedCombinedHitRatio) <= tolerance
+    }
+
+    /// Live and simulated counts side by side, and the requests answered
+    /// differently. One at a time (`concurrency` 1) the two take the same
+    /// decisions in the same order and differ nowhere. With requests in
+    /// flight together they differ where requests overlap: a join of a flight
+    /// in progress (a memory hit in the simulator, which stores at once), a
+    /// download shared across display sizes (a disk hit there), and entries
+    /// evicted later because live inserts land when the image arrives.
+    public struct Comparison: Codable, Sendable {
+        public var liveMemoryHits: Int
+        public var simulatedMemoryHits: Int
+        public var liveDiskHits: Int
+        public var simulatedDiskHits: Int
+        public var liveCancelled: Int
+        public var simulatedCancelled: Int
+        public var liveOffline: Int
+        public var simulatedOffline: Int
+        public var coalescedJoins: Int
+        /// Requests answered differently, by "live / simulated" answer.
+        public var differences: [String: Int]
     }
 
     public struct MemorySample: Codable, Sendable {

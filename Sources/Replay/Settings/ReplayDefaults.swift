@@ -8,6 +8,7 @@ public enum ReplayDefaults {
     /// A disk tier of 150 MB, Nuke's `DataCache` default.
     public static let diskBytes = 150_000_000
     public static let keyStrategy = ImagePipeline.Configuration().keyStrategy
+    public static let diskPolicy = ImagePipeline.Configuration().diskPolicy
     public static let policy = EvictionPolicyKind.lru
     /// Memory sizes of the policy comparison: a small phone budget to the default.
     public static let comparedMemorySizes: [ByteSize] = [.bytes(8 << 20), .bytes(32 << 20), .bytes(memoryBytes)]

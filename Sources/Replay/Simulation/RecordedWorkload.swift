@@ -29,6 +29,8 @@ public struct RecordedWorkload: Sendable {
         public var width: Int32
         public var height: Int32
         public var format: ImageFormat?
+        /// Whether the picture has an alpha band (4 decoded bands instead of 3).
+        public var hasAlpha: Bool
         public var priority: ImageRequest.Priority
         /// Nanoseconds on the workload's clock (sessions one hour apart).
         public var time: UInt64
@@ -97,7 +99,7 @@ public struct RecordedWorkload: Sendable {
                     box: intern(box, &boxIDs) { boxes.append($0) },
                     content: intern(image.content, &contentIDs) { contents.append($0) },
                     bytes: image.bytes, width: Int32(clamping: image.width), height: Int32(clamping: image.height),
-                    format: ImageFormat(rawValue: image.format),
+                    format: ImageFormat(rawValue: image.format), hasAlpha: image.alpha ?? false,
                     priority: image.priority == .visible ? .visible : .prefetch,
                     time: time, cancelledAfter: nil, offline: offline, session: Int32(sessions)))
             case .cancel(let id):
@@ -129,11 +131,17 @@ public struct RecordedWorkload: Sendable {
         return cut
     }
 
-    /// The memory cost a request's thumbnail will have: its fitted pixel size
-    /// times 3 bands for JPEG, 4 for formats that usually carry alpha.
-    public func cost(of request: Request) -> Int {
-        let size = boxes[Int(request.box)].fittedSize(width: Int(request.width), height: Int(request.height))
-        let bands = request.format == .jpeg || request.format == .gif ? 3 : 4
-        return size.width * size.height * bands
+    /// The first `count` sessions, whole: a bounded slice that keeps each
+    /// session's relaunches, warnings and invalidations.
+    public func prefix(sessions count: Int) -> RecordedWorkload {
+        guard count < sessions else { return self }
+        return prefix(requests.firstIndex { $0.session > Int32(count) } ?? requests.count)
+    }
+
+    /// The thumbnail a request makes, by the pipeline's cost model.
+    public func thumbnailCost(of request: Request) -> ThumbnailCost {
+        ThumbnailCost(
+            sourceWidth: Int(request.width), sourceHeight: Int(request.height), hasAlpha: request.hasAlpha,
+            fitting: boxes[Int(request.box)])
     }
 }

@@ -1,35 +1,6 @@
 import Foundation
 import ImagePipeline
 
-/// A named memory-warning reaction, as the commands spell it.
-public struct NamedReaction: Hashable, Sendable, CustomStringConvertible {
-    public let policy: MemoryPressurePolicy
-    public var description: String { policy.warning.description }
-
-    public init(_ reaction: MemoryPressureReaction) {
-        policy = MemoryPressurePolicy(warning: reaction, critical: reaction == .ignore ? .ignore : .purgeAll)
-    }
-
-    /// `purge-all`, `trim-to-50%`, `trim-idle-30s`, `ignore`.
-    public init?(name: String) {
-        let lowered = name.lowercased()
-        if lowered == "purge-all" { self.init(.purgeAll); return }
-        if lowered == "ignore" { self.init(.ignore); return }
-        if lowered.hasPrefix("trim-to-"), lowered.hasSuffix("%"), let percent = Double(lowered.dropFirst(8).dropLast()),
-           (0...100).contains(percent) {
-            self.init(.trimToFraction(percent / 100))
-            return
-        }
-        if lowered.hasPrefix("trim-idle-"), lowered.hasSuffix("s"), let seconds = Double(lowered.dropFirst(10).dropLast()), seconds >= 0 {
-            self.init(.trimIdle(seconds: seconds))
-            return
-        }
-        return nil
-    }
-
-    public static let standard = [NamedReaction(.purgeAll), NamedReaction(.trimToFraction(0.5)), NamedReaction(.trimIdle(seconds: 30))]
-}
-
 /// Traces × key strategies × memory and disk sizes × policies × reactions,
 /// each cell one deterministic `CacheSimulator` run, with the offline bounds
 /// per (trace, strategy, memory size). Cells run in parallel on all cores.
@@ -38,8 +9,9 @@ public struct SimulationMatrix: Sendable {
     public var memorySizes: [ByteSize] = [.bytes(ReplayDefaults.memoryBytes)]
     /// nil: no disk tier.
     public var diskSizes: [ByteSize?] = [.bytes(ReplayDefaults.diskBytes)]
+    public var diskPolicy = ReplayDefaults.diskPolicy
     public var policies: [EvictionPolicyKind] = [.lru]
-    public var reactions: [NamedReaction] = [NamedReaction(.purgeAll)]
+    public var reactions: [WarningReaction] = [WarningReaction(.purgeAll)]
     public var warnings: SimulationConfiguration.WarningSource = .trace
     public var honoursInvalidations = true
     public var bounds = true
@@ -103,7 +75,7 @@ public struct SimulationMatrix: Sendable {
             let configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: memoryBytes), policy: policies[cell.policy],
                 pressure: reactions[cell.reaction].policy, warnings: warnings,
-                disk: diskBytes.map { .init(byteLimit: $0) }, honoursInvalidations: honoursInvalidations)
+                disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations)
             let start = ContinuousClock.now
             let result = CacheSimulator.run(trace, configuration)
             return SimulationRow(

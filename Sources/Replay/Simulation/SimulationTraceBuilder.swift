@@ -1,20 +1,33 @@
 import ImagePipeline
 
 extension RecordedWorkload {
-    /// The workload as the simulator sees it under one key strategy: memory keys
-    /// from the URL and box (the pipeline's memory key), disk keys from the URL
-    /// alone (originals on disk), each key string computed once per distinct
+    /// The workload as the simulator sees it under one key strategy, with the
+    /// pipeline's keys: memory keys from the URL and box, disk keys of the
+    /// original from the URL alone and of the re-encoded thumbnail from the URL,
+    /// box and `thumbnailFormat`; each key string computed once per distinct
     /// (URL, box) and interned; ground truth and miss outcomes per request.
     /// A request the app cancelled within `cancelWindowMilliseconds` stores nothing on a miss.
-    public func simulationTrace(strategy: CacheKeyStrategy, cancelWindowMilliseconds: Int = .max) -> SimulationTrace {
+    public func simulationTrace(
+        strategy: CacheKeyStrategy, cancelWindowMilliseconds: Int = .max,
+        thumbnailFormat: EncodedFormat = ImagePipeline.Configuration.defaultThumbnailDiskFormat
+    ) -> SimulationTrace {
         var trace = SimulationTrace()
         trace.reserveCapacity(requests.count)
         var memoryIDs: [String: Slot] = [:], diskIDs: [String: Slot] = [:]
-        var memoryKeyOfPair: [Int64: Slot] = [:]
+        var memoryKeyOfPair: [Int64: Slot] = [:], thumbnailKeyOfPair: [Int64: Slot] = [:]
         var diskKeyOfURL = [Slot](repeating: -1, count: urls.count)
         var memoryKeysOfURL = [[Slot]](repeating: [], count: urls.count)
+        var diskKeysOfURL = [[Slot]](repeating: [], count: urls.count)
         let processing = boxes.map { ProcessingOptions($0) }
-        let diskStrategy = strategy.withoutProcessing
+        let thumbnailProcessing = boxes.map { ProcessingOptions($0, format: thumbnailFormat.imageFormat) }
+        let diskStrategy = strategy.withoutProcessing, thumbnailStrategy = strategy.withProcessing
+
+        func diskID(_ key: String) -> Slot {
+            if let slot = diskIDs[key] { return slot }
+            let slot = trace.addDiskKey(entryOverhead: DiskCache.entryOverhead(forKey: key))
+            diskIDs[key] = slot
+            return slot
+        }
 
         func memoryKey(url: Int32, box: Int32) -> Slot {
             let pair = Int64(url) << 32 | Int64(box)
@@ -31,44 +44,51 @@ extension RecordedWorkload {
         }
         func diskKey(url: Int32) -> Slot {
             if diskKeyOfURL[Int(url)] >= 0 { return diskKeyOfURL[Int(url)] }
-            let key = diskStrategy.key(for: urls[Int(url)])
-            let slot = diskIDs[key] ?? {
-                let slot = trace.addDiskKey()
-                diskIDs[key] = slot
-                return slot
-            }()
+            let slot = diskID(diskStrategy.key(for: urls[Int(url)]))
             diskKeyOfURL[Int(url)] = slot
+            diskKeysOfURL[Int(url)].append(slot)
+            return slot
+        }
+        func thumbnailKey(url: Int32, box: Int32) -> Slot {
+            let pair = Int64(url) << 32 | Int64(box)
+            if let slot = thumbnailKeyOfPair[pair] { return slot }
+            let slot = diskID(thumbnailStrategy.key(for: urls[Int(url)], processing: thumbnailProcessing[Int(box)]))
+            thumbnailKeyOfPair[pair] = slot
+            diskKeysOfURL[Int(url)].append(slot)
             return slot
         }
 
         var nextEvent = 0
         for (index, request) in requests.enumerated() {
             while nextEvent < events.count, events[nextEvent].beforeRequest <= index {
-                append(events[nextEvent], to: &trace, memoryKeysOfURL: memoryKeysOfURL, diskKeyOfURL: diskKeyOfURL)
+                append(events[nextEvent], to: &trace, memoryKeysOfURL: memoryKeysOfURL, diskKeysOfURL: diskKeysOfURL)
                 nextEvent += 1
             }
             let outcome: SimulationTrace.MissOutcome =
                 request.offline ? .offline
                 : (request.cancelledAfter.map { $0 <= cancelWindowMilliseconds } ?? false) ? .cancelled : .store
+            let thumbnail = thumbnailCost(of: request)
             trace.append(
-                key: memoryKey(url: request.url, box: request.box), cost: cost(of: request), size: request.bytes, time: request.time,
-                detail: .init(diskKey: diskKey(url: request.url), content: request.content, source: request.url, outcome: outcome))
+                key: memoryKey(url: request.url, box: request.box), cost: thumbnail.bytes, size: request.bytes, time: request.time,
+                detail: .init(
+                    diskKey: diskKey(url: request.url), diskThumbnailKey: thumbnailKey(url: request.url, box: request.box),
+                    thumbnailBytes: thumbnail.estimatedEncodedBytes(as: thumbnailFormat),
+                    content: request.content, source: request.url, outcome: outcome))
         }
         while nextEvent < events.count {
-            append(events[nextEvent], to: &trace, memoryKeysOfURL: memoryKeysOfURL, diskKeyOfURL: diskKeyOfURL)
+            append(events[nextEvent], to: &trace, memoryKeysOfURL: memoryKeysOfURL, diskKeysOfURL: diskKeysOfURL)
             nextEvent += 1
         }
         return trace
     }
 
-    private func append(_ event: Event, to trace: inout SimulationTrace, memoryKeysOfURL: [[Slot]], diskKeyOfURL: [Slot]) {
+    private func append(_ event: Event, to trace: inout SimulationTrace, memoryKeysOfURL: [[Slot]], diskKeysOfURL: [[Slot]]) {
         switch event.kind {
         case .memoryWarning(let level): trace.appendPressure(level)
         case .relaunch: trace.appendReset(newDevice: false)
         case .newSession: trace.appendReset(newDevice: true)
         case .invalidate(let url):
-            let disk = diskKeyOfURL[Int(url)]
-            trace.appendInvalidation(memory: memoryKeysOfURL[Int(url)], disk: disk >= 0 ? [disk] : [])
+            trace.appendInvalidation(memory: memoryKeysOfURL[Int(url)], disk: diskKeysOfURL[Int(url)])
         }
     }
 }

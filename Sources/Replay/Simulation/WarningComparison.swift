@@ -26,12 +26,12 @@ public struct WarningComparisonRow: Codable, Sendable {
 
 public enum WarningComparison {
     public static func run(
-        _ workloads: [RecordedWorkload], sources: [SimulationConfiguration.WarningSource], reactions: [NamedReaction],
+        _ workloads: [RecordedWorkload], sources: [SimulationConfiguration.WarningSource], reactions: [WarningReaction],
         configuration: SimulationMatrix, progress: ProgressLine = ProgressLine()
     ) -> [WarningComparisonRow] {
         var baseline = configuration
         baseline.warnings = .none
-        baseline.reactions = [NamedReaction(.ignore)]
+        baseline.reactions = [WarningReaction(.ignore)]
         baseline.bounds = false
         let base = Dictionary(baseline.run(workloads, progress: progress).map { ($0.trace, $0.result) }) { first, _ in first }
         var rows: [WarningComparisonRow] = []

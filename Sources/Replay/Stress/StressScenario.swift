@@ -132,9 +132,10 @@ public enum StressRunner {
         // child until it is awaited, which the soak showed as memory growing with requests.
         await withDiscardingTaskGroup { group in
             let slots = AsyncSemaphore(permits: scenario.concurrency)
+            var random = SplitMix64(seed: 0)
             for index in 0..<scenario.requests {
                 try? await slots.acquire()
-                let key = Int(UInt64(index).mixed() % UInt64(scenario.keys))
+                let key = Int(random.next() % UInt64(scenario.keys))
                 let faulty = scenario.originFaultEvery.map { index % $0 == 0 } ?? false
                 let fault = faulty ? LiveReplay.faults[index / 5 % LiveReplay.faults.count] : nil
                 let url = "https://stress.example/\(key).img"
@@ -156,7 +157,7 @@ public enum StressRunner {
         let warnings = await warner.value
         pipeline.diskCache?.flushMaintenance()
         let counted = tally.withLock { $0 }
-        let memoryAtRest = pipeline.memoryCache.storage.totalCost
+        let memoryAtRest = pipeline.memoryCache.totalCost
         let diskAtRest = pipeline.diskCache?.totalBytes ?? 0
         var violations: [String] = []
         let unanswered = scenario.requests - counted.images - counted.errors

@@ -34,7 +34,7 @@ public struct BenchSuite: Sendable {
         results.keyComparisons = KeyComparison.run(workloads, strategies: CacheKeyStrategy.allStrategies, configuration: defaults, progress: progress)
         results.sweeps = MissRatioSweep.run(workloads, strategy: ReplayDefaults.keyStrategy, policies: curvePolicies, progress: progress)
         results.memoryWarnings = WarningComparison.run(
-            workloads, sources: [.trace, .every(seconds: 60)], reactions: NamedReaction.standard, configuration: defaults, progress: progress)
+            workloads, sources: [.trace, .every(seconds: 60)], reactions: WarningReaction.standard, configuration: defaults, progress: progress)
 
         if let replay, let workload = workloads.first(where: { $0.name.hasPrefix(replayDataset) }) ?? workloads.first {
             results.replays = [try await LiveReplay.run(workload, options: replay, progress: progress)]

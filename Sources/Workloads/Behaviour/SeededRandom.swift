@@ -1,25 +1,20 @@
 import Foundation
+import ImagePipeline
 
-/// SplitMix64: a small, fast generator whose sequence depends only on the seed,
-/// on every platform and Swift version (unlike `SystemRandomNumberGenerator`).
+/// The models' random source: `SplitMix64` with independent streams per seed,
+/// and the distributions behaviour draws from.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     public init(seed: UInt64, stream: UInt64 = 0) {
-        state = seed &* 0x9E37_79B9_7F4A_7C15 ^ (stream &+ 0xD1B5_4A32_D192_ED03)
-        _ = next()
+        generator = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ (stream &+ 0xD1B5_4A32_D192_ED03))
+        _ = generator.next()
     }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    public mutating func unit() -> Double { generator.nextUnitInterval() }
 
     public mutating func chance(_ probability: Double) -> Bool { unit() < probability }
 

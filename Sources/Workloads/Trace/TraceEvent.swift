@@ -35,6 +35,9 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var format: String
+    /// Whether the picture has an alpha band; absent means opaque (as every
+    /// picture the loopback origin serves).
+    public var alpha: Bool?
     /// The display box in points, and the screen scale.
     public var boxWidth: Int
     public var boxHeight: Int
@@ -45,7 +48,7 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
 
     public enum Priority: String, Codable, Sendable { case visible, prefetch }
 
-    public init(id: Int, url: String, content: UInt64, bytes: Int, width: Int, height: Int, format: String,
+    public init(id: Int, url: String, content: UInt64, bytes: Int, width: Int, height: Int, format: String, alpha: Bool? = nil,
                 boxWidth: Int, boxHeight: Int, scale: Double, priority: Priority, fetchMilliseconds: Int? = nil) {
         self.id = id
         self.url = url
@@ -54,6 +57,7 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
         self.width = width
         self.height = height
         self.format = format
+        self.alpha = alpha
         self.boxWidth = boxWidth
         self.boxHeight = boxHeight
         self.scale = scale

@@ -1,0 +1,57 @@
+import Foundation
+import Histogram
+import ImagePipeline
+import OriginServer
+
+/// How a live replay runs.
+public struct LiveReplayOptions: Sendable {
+    /// Recorded time is divided by this; 0 replays as fast as `concurrency` allows.
+    public var speed = 0.0
+    /// Requests in flight at most: about a screen of cells and their prefetches.
+    public var concurrency = 16
+    /// Replay only the first so many requests.
+    public var requestLimit: Int?
+    /// Replay only the first so many sessions (whole ones).
+    public var sessionLimit: Int?
+    /// How the app's cancellations are replayed.
+    public var cancellations = CancellationTiming.recorded
+    public var memory = ByteSize.bytes(ReplayDefaults.memoryBytes)
+    /// nil: no disk tier.
+    public var disk: ByteSize? = .bytes(ReplayDefaults.diskBytes)
+    public var diskPolicy = ReplayDefaults.diskPolicy
+    public var policy = ReplayDefaults.policy
+    public var keyStrategy = ReplayDefaults.keyStrategy
+    public var reaction = WarningReaction(.purgeAll)
+    /// Median origin latency per response (log-normal, σ 0.5); 0 for none.
+    public var latencyMilliseconds = 0.0
+    /// Disk writes left to the kernel, as iOS image caches do (URLCache, Nuke's DataCache);
+    /// `.file` (the library's crash-safe default) fsyncs each one and halves live throughput here.
+    public var diskSync = DiskCache.SyncPolicy.none
+    /// Share of origin responses that are faults (5xx, truncated bodies, resets, HTML, wrong types).
+    public var faultRate = 0.0
+    public var originStore = Recording.defaultStore
+    /// Recorded gaps longer than this (reading pauses, relaunches hours apart) are cut to it before `speed` applies.
+    public var longestGap = Duration.seconds(2)
+    /// How far live and simulated hit ratios may differ, as a share of requests.
+    public var tolerance = 0.005
+
+    public init() {}
+
+    /// When a request the app cancelled is cancelled.
+    public enum CancellationTiming: String, Sendable, CaseIterable {
+        /// As the simulator models it: when its download starts (a cancel
+        /// beats the origin, never memory or disk). Live and simulated runs
+        /// then take the same decisions.
+        case recorded
+        /// After the recorded delay (divided by `speed`), racing the answer
+        /// as in the app; such races make live differ from the simulator.
+        case timed
+    }
+
+    var describe: String {
+        "\(policy) memory \(memory) disk \(disk.map { "\($0) \(diskPolicy.rawValue)" } ?? "none") keys \(keyStrategy) warnings \(reaction)"
+            + " speed \(speed == 0 ? "max" : "\(speed)x") concurrency \(concurrency)"
+            + " cancels \(cancellations.rawValue) disk sync \(diskSync.rawValue)" + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
+    }
+}
+
