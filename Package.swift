@@ -7,10 +7,14 @@ let package = Package(
     name: "ImageCacheBench",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "CacheEngine", targets: ["CacheEngine"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "PipelineTesting", targets: ["PipelineTesting"]),
+        .library(name: "ImageSynthesis", targets: ["ImageSynthesis"]),
         .library(name: "OriginServer", targets: ["OriginServer"]),
         .library(name: "Workloads", targets: ["Workloads"]),
-        .library(name: "Replay", targets: ["Replay"]),
+        .library(name: "CacheSimulation", targets: ["CacheSimulation"]),
+        .library(name: "Bench", targets: ["Bench"]),
         .executable(name: "imagecache-bench", targets: ["imagecache-bench"]),
     ],
     dependencies: [
@@ -30,10 +34,14 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
+        // Eviction policies, CacheCore, limits, MemoryCache, the disk index model, locks:
+        // what both the live pipeline and the simulator are built on.
+        .target(name: "CacheEngine", swiftSettings: strict),
+        // What an app adopts: keys, memory and disk tiers, loading, decoding, pressure.
         .target(
             name: "ImagePipeline",
             dependencies: [
-                "CVips",
+                "CacheEngine", "CVips",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -43,10 +51,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Test doubles: a scripted fetcher and a fault-injecting file system.
+        .target(name: "PipelineTesting", dependencies: ["ImagePipeline"], swiftSettings: strict),
+        // Deterministic photo-like and hostile images, for the origin and tests.
+        .target(name: "ImageSynthesis", dependencies: ["ImagePipeline", "CVips"], swiftSettings: strict),
         .target(
             name: "OriginServer",
             dependencies: [
-                "ImagePipeline",
+                "ImagePipeline", "ImageSynthesis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -59,10 +71,14 @@ let package = Package(
             dependencies: ["ImagePipeline", "CZlib", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
+        // Simulation traces, the simulator, offline bounds, synthetic and binary traces,
+        // recorded workloads turned into simulation traces.
+        .target(name: "CacheSimulation", dependencies: ["ImagePipeline", "Workloads"], swiftSettings: strict),
+        // The bench: matrices, live replay, stress, reliability, the suite, gate, reports.
         .target(
-            name: "Replay",
+            name: "Bench",
             dependencies: [
-                "ImagePipeline", "OriginServer", "Workloads", "CZlib",
+                "ImagePipeline", "CacheSimulation", "ImageSynthesis", "PipelineTesting", "OriginServer", "Workloads", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -73,21 +89,26 @@ let package = Package(
         .executableTarget(
             name: "imagecache-bench",
             dependencies: [
-                "Replay", "ImagePipeline",
+                "Bench", "CacheSimulation", "ImagePipeline", "ImageSynthesis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"], swiftSettings: strict),
+        .testTarget(
+            name: "ImagePipelineTests",
+            dependencies: ["CacheEngine", "ImagePipeline", "CacheSimulation", "ImageSynthesis", "PipelineTesting"], swiftSettings: strict),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads"], swiftSettings: strict),
         .testTarget(
             name: "LoadingTests",
-            dependencies: ["ImagePipeline", "OriginServer", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: [
+                "ImagePipeline", "ImageSynthesis", "PipelineTesting", "OriginServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ImageCacheBenchTests",
-            dependencies: ["Replay", "imagecache-bench"],
+            dependencies: ["Bench", "CacheSimulation", "ImageSynthesis", "imagecache-bench"],
             swiftSettings: strict
         ),
     ]

@@ -23,7 +23,8 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 "Tolerances",
                 .product(name: "ImagePipeline", package: "ImageCacheBench"),
-                .product(name: "Replay", package: "ImageCacheBench"),
+                .product(name: "CacheSimulation", package: "ImageCacheBench"),
+                .product(name: "Bench", package: "ImageCacheBench"),
             ],
             path: "Benchmarks/MemoryTier",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -56,6 +57,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 "Tolerances",
                 .product(name: "ImagePipeline", package: "ImageCacheBench"),
+                .product(name: "ImageSynthesis", package: "ImageCacheBench"),
             ],
             path: "Benchmarks/Decoding",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

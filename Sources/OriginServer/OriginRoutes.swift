@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ImagePipeline
 import NIOCore
+import ImageSynthesis
 
 /// The handlers behind `OriginServer`, and what they counted.
 final class OriginRoutes: Sendable {

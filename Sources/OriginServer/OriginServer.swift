@@ -4,6 +4,7 @@ import ImagePipeline
 import Logging
 import NIOCore
 import ServiceLifecycle
+import ImageSynthesis
 
 /// A real HTTP origin on loopback for tests and live replay: it serves the
 /// images a workload says exist (synthesised deterministically with libvips,

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import ImagePipeline
-import Replay
+import Bench
+import CacheSimulation
 
 /// The traces a command runs on.
 struct WorkloadOptions: ParsableArguments {

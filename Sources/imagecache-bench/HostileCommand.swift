@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Replay
+import Bench
 
 struct HostileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Replay
+import Bench
 import Workloads
 
 struct RecordCommand: AsyncParsableCommand {

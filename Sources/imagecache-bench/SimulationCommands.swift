@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import ImagePipeline
-import Replay
+import Bench
+import CacheSimulation
 
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImagePipeline
+import ImageSynthesis
 
 struct SynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

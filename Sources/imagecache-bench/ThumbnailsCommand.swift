@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImagePipeline
-import Replay
+import Bench
 
 struct ThumbnailsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

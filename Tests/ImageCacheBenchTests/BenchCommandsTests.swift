@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import Bench
 import Testing
 import Workloads
 

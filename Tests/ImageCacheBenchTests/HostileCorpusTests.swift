@@ -1,4 +1,4 @@
-import Replay
+import Bench
 import Testing
 
 @Suite("Hostile-image corpus through the pipeline")

@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import Bench
 import Testing
 
 @Suite("10,000 thumbnails leak nothing")

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import OriginServer
-import Replay
+import Bench
 import Testing
 import Workloads
 

@@ -1,7 +1,9 @@
 import Foundation
 import ImagePipeline
-import Replay
+import Bench
 import Testing
+import ImageSynthesis
+import CacheSimulation
 
 /// The simulator's memory costs come from `ThumbnailCost`; the live cache's from
 /// the thumbnail libvips really makes. They must be the same number.

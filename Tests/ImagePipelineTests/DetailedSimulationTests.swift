@@ -1,5 +1,6 @@
 import Testing
 @testable import ImagePipeline
+import CacheSimulation
 
 @Suite("Simulator on recorded-app traces: ground truth, outcomes, resets, warning schedules")
 struct DetailedSimulationTests {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import ImagePipeline
+import PipelineTesting
 
 @Suite("DiskCache")
 struct DiskCacheTests {

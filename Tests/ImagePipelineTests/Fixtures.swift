@@ -1,5 +1,6 @@
 import Foundation
 @testable import ImagePipeline
+import ImageSynthesis
 
 /// Deterministic test images.
 func synth(

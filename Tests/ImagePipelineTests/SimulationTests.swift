@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImagePipeline
+@testable import CacheSimulation
 
 @Suite("Simulator and offline bounds")
 struct SimulationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImagePipeline
+import CacheSimulation
 
 @Suite("Binary simulation traces (.icbt)")
 struct SimulationTraceFileTests {

@@ -2,6 +2,7 @@ import Benchmark
 import Tolerances
 import Foundation
 import ImagePipeline
+import ImageSynthesis
 
 /// Thumbnails per format and source size, shrink-on-load against the peer a
 /// naive pipeline uses (decode every pixel, then resize), in the same run.

@@ -2,7 +2,8 @@ import Benchmark
 import Tolerances
 import Foundation
 import ImagePipeline
-import Replay
+import Bench
+import CacheSimulation
 
 /// The memory tier's speed targets: the simulator's requests per second per
 /// policy on a 2-million-request Zipf trace, and the live cache against a real

@@ -62,7 +62,7 @@ extension DecodedImage {
 
 /// Saves a libvips image to an in-memory file of the given format. Metadata is
 /// stripped unless `keepsMetadata` (synthesis keeps EXIF orientation that way).
-func encode(
+package func encode(
     _ image: borrowing VipsImageHandle, as format: EncodedFormat, keepsMetadata: Bool = false, progressive: Bool = false
 ) throws(VipsFailure) -> Data {
     let strip: Int32 = keepsMetadata ? 0 : 1

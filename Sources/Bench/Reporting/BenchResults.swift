@@ -1,0 +1,81 @@
+import Foundation
+import CacheSimulation
+
+/// Everything one bench run measured: `results.json`, versioned. Sections are
+/// filled by the commands that ran; `figures` flattens the ones `gate` compares.
+public struct BenchResults: Codable, Sendable {
+    /// Bumped when a field changes meaning or goes away.
+    public static let currentSchema = 1
+
+    public var schema = currentSchema
+    public var createdAt: String
+    public var command: String
+    public var machine: Machine
+    public var datasets: [DatasetSummary] = []
+    public var simulations: [SimulationRow] = []
+    public var keyComparisons: [KeyComparisonRow] = []
+    public var sweeps: [SweepPoint] = []
+    public var memoryWarnings: [WarningComparisonRow] = []
+    public var replays: [LiveReplayReport] = []
+    public var figures: [Figure] = []
+
+    public struct Machine: Codable, Sendable {
+        public var cores: Int
+        public var memoryBytes: UInt64
+        public var os: String
+
+        public static var current: Machine {
+            Machine(
+                cores: ProcessInfo.processInfo.activeProcessorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
+                os: ProcessInfo.processInfo.operatingSystemVersionString)
+        }
+    }
+
+    public struct DatasetSummary: Codable, Sendable {
+        public var name: String
+        public var app: String
+        public var sessions: Int
+        public var requests: Int
+        public var urls: Int
+        public var contents: Int
+    }
+
+    public init(command: String) {
+        createdAt = ISO8601DateFormatter().string(from: Date())
+        self.command = command
+        machine = .current
+    }
+
+    public mutating func add(_ figure: Figure) { figures.append(figure) }
+}
+
+/// One number `gate` can compare with a baseline.
+public struct Figure: Codable, Sendable, Equatable {
+    /// Stable name: "simulate/vanilladin.jsonl.gz/normalized+processing/lru/100MiB/150MB/purge-all/hitRatio".
+    public var id: String
+    public var value: Double
+    public var kind: Kind
+    public var better: Direction
+
+    public enum Kind: String, Codable, Sendable {
+        /// The same on every machine for the same code and data: gated near exactly.
+        case deterministic
+        /// A measurement of speed or memory: gated with a generous relative threshold.
+        case timing
+    }
+
+    public enum Direction: String, Codable, Sendable { case higher, lower }
+
+    public init(_ id: String, _ value: Double, kind: Kind = .deterministic, better: Direction) {
+        self.id = id
+        self.value = value
+        self.kind = kind
+        self.better = better
+    }
+}
+
+extension RecordedWorkload {
+    public var summary: BenchResults.DatasetSummary {
+        .init(name: name, app: header.app, sessions: sessions, requests: requests.count, urls: urls.count, contents: contents.count)
+    }
+}

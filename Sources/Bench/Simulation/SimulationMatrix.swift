@@ -1,0 +1,143 @@
+import Foundation
+import ImagePipeline
+import CacheSimulation
+
+/// Traces × key strategies × memory and disk sizes × policies × reactions,
+/// each cell one deterministic `CacheSimulator` run, with the offline bounds
+/// per (trace, strategy, memory size). Cells run in parallel on all cores.
+public struct SimulationMatrix: Sendable {
+    public var strategies: [CacheKeyStrategy] = [ReplayDefaults.keyStrategy]
+    public var memorySizes: [ByteSize] = [.bytes(ReplayDefaults.memoryBytes)]
+    /// nil: no disk tier.
+    public var diskSizes: [ByteSize?] = [.bytes(ReplayDefaults.diskBytes)]
+    public var diskPolicy = ReplayDefaults.diskPolicy
+    public var policies: [EvictionPolicyKind] = [.lru]
+    public var reactions: [WarningReaction] = [WarningReaction(.purgeAll)]
+    public var warnings: SimulationConfiguration.WarningSource = .trace
+    public var honoursInvalidations = true
+    public var bounds = true
+
+    public init() {}
+
+    public func run(_ workloads: [RecordedWorkload], progress: ProgressLine = ProgressLine()) -> [SimulationRow] {
+        run(workloads.map { .recorded($0) }, progress: progress)
+    }
+
+    /// What a matrix runs on: a recorded workload (keyed by each strategy) or a
+    /// plain trace whose keys are already interned (a binary `.icbt` file).
+    public enum Input: Sendable {
+        case recorded(RecordedWorkload)
+        case plain(name: String, SimulationTrace)
+
+        var name: String {
+            switch self {
+            case .recorded(let workload): workload.name
+            case .plain(let name, _): name
+            }
+        }
+    }
+
+    public func run(_ inputs: [Input], progress: ProgressLine = ProgressLine()) -> [SimulationRow] {
+        struct Cell: Sendable {
+            let trace: Int, strategy: Int, memory: Int, disk: Int, policy: Int, reaction: Int
+        }
+        // One trace per (input, strategy), shared by its cells.
+        let traces: [[(strategy: String, trace: SimulationTrace)]] = inputs.map { input in
+            switch input {
+            case .recorded(let workload): strategies.map { ($0.description, workload.simulationTrace(strategy: $0)) }
+            case .plain(_, let trace): [("interned", trace)]
+            }
+        }
+        var cells: [Cell] = []
+        for trace in traces.indices {
+            for strategy in traces[trace].indices {
+                for memory in memorySizes.indices {
+                    for disk in diskSizes.indices {
+                        for policy in policies.indices {
+                            for reaction in reactions.indices {
+                                cells.append(Cell(trace: trace, strategy: strategy, memory: memory, disk: disk, policy: policy, reaction: reaction))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Footprints are another pass over each trace: only when a size is a share of one.
+        let relativeMemory = memorySizes.contains { if case .fraction = $0 { true } else { false } }
+        let relativeDisk = diskSizes.contains { if case .fraction = $0 { true } else { false } }
+        let footprints = traces.map {
+            $0.map { (memory: relativeMemory ? $0.trace.memoryFootprint : 0, disk: relativeDisk ? $0.trace.diskFootprint : 0) }
+        }
+        let rows = ParallelMap.run(cells, progress: progress, label: "simulate") { cell -> SimulationRow in
+            let (strategy, trace) = traces[cell.trace][cell.strategy]
+            let footprint = footprints[cell.trace][cell.strategy]
+            let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprint.memory)
+            let diskBytes = diskSizes[cell.disk].map { $0.resolved(footprint: footprint.disk) }
+            let configuration = SimulationConfiguration(
+                limits: CacheLimits(costLimit: memoryBytes), policy: policies[cell.policy],
+                pressure: reactions[cell.reaction].policy, warnings: warnings,
+                disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations)
+            let start = ContinuousClock.now
+            let result = CacheSimulator.run(trace, configuration)
+            return SimulationRow(
+                trace: inputs[cell.trace].name, keyStrategy: strategy,
+                memoryBytes: memoryBytes, diskBytes: diskBytes, reaction: reactions[cell.reaction].description,
+                warnings: warnings.description, result: result, seconds: (ContinuousClock.now - start).seconds)
+        }
+        guard bounds else { return rows }
+        // Bounds per (trace, strategy, memory size), computed once each.
+        var boundCells: [Cell] = []
+        for trace in traces.indices {
+            for strategy in traces[trace].indices {
+                for memory in memorySizes.indices {
+                    boundCells.append(Cell(trace: trace, strategy: strategy, memory: memory, disk: 0, policy: 0, reaction: 0))
+                }
+            }
+        }
+        let scoped = traces.map { $0.map { $0.trace.scopedToLaunches() } }
+        let found = ParallelMap.run(boundCells, progress: progress, label: "bounds") { cell -> OfflineBoundsRow in
+            let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprints[cell.trace][cell.strategy].memory)
+            return OfflineBoundsRow(trace: scoped[cell.trace][cell.strategy], limits: CacheLimits(costLimit: memoryBytes))
+        }
+        var boundsByCell: [String: OfflineBoundsRow] = [:]
+        for (cell, bound) in zip(boundCells, found) {
+            boundsByCell["\(cell.trace) \(cell.strategy) \(cell.memory)"] = bound
+        }
+        return zip(cells, rows).map { cell, row in
+            var row = row
+            row.bounds = boundsByCell["\(cell.trace) \(cell.strategy) \(cell.memory)"]
+            return row
+        }
+    }
+}
+
+/// The offline references for one memory size: Belady's MIN and the PFOO-L
+/// space-time bounds on object and byte hit ratio.
+public struct OfflineBoundsRow: Codable, Sendable, Equatable {
+    public var belady: Double
+    public var objectBound: Double
+    public var byteBound: Double
+
+    init(trace: SimulationTrace, limits: CacheLimits) {
+        belady = OfflineBounds.belady(trace, limits: limits).hitRatio
+        let bound = OfflineBounds.spaceTimeBound(trace, limits: limits)
+        objectBound = bound.objects.hitRatio
+        byteBound = bound.bytes.byteHitRatio
+    }
+}
+
+/// One simulated configuration on one trace.
+public struct SimulationRow: Codable, Sendable {
+    public var trace: String
+    public var keyStrategy: String
+    public var memoryBytes: Int
+    public var diskBytes: Int?
+    public var reaction: String
+    public var warnings: String
+    public var result: SimulationResult
+    public var seconds: Double
+    public var bounds: OfflineBoundsRow?
+
+    public var policy: String { result.policy }
+    public var diskHitRatio: Double { result.requests == 0 ? 0 : Double(result.diskHits) / Double(result.requests) }
+}

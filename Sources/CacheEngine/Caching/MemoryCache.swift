@@ -1,0 +1,214 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A thread-safe in-memory cache with a cost limit, a count limit and a
+/// pluggable eviction policy. Knows nothing of images: `ImageMemoryCache` is
+/// the thin wrapper for those.
+///
+/// All state sits behind one lock (`Locked`, a `Mutex`); eviction callbacks run after it is
+/// released, so they may call back into the cache.
+public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, Value: Sendable>: Sendable {
+    public struct Configuration: Sendable {
+        public var limits: CacheLimits
+        public var policy: EvictionPolicyKind
+        /// Entries expire this long after insertion; nil for never.
+        public var timeToLive: Duration?
+
+        public init(limits: CacheLimits, policy: EvictionPolicyKind = .lru, timeToLive: Duration? = nil) {
+            self.limits = limits
+            self.policy = policy
+            self.timeToLive = timeToLive
+        }
+    }
+
+    /// Hears every entry that leaves other than by `remove(_:)`.
+    public typealias EvictionHandler = @Sendable (Key, Value, EvictionReason) -> Void
+
+    public let configuration: Configuration
+    // Internal but inlinable-visible: callers in other modules specialise the
+    // hot paths for their Key and Value (unspecialised generic code made a hit
+    // four times slower).
+    @usableFromInline let state: Locked<State>
+    @usableFromInline let onEviction: EvictionHandler?
+
+    public init(_ configuration: Configuration, onEviction: EvictionHandler? = nil) {
+        self.configuration = configuration
+        self.onEviction = onEviction
+        let timeToLive = configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }
+        let core = configuration.policy.withPolicy(
+            limits: configuration.limits, MakeCacheCoreBox(timeToLive: timeToLive))
+        state = Locked(State(core: core))
+    }
+
+    @inlinable
+    public func value(for key: Key) -> Value? {
+        let now = monotonicNanoseconds()
+        let (value, departed) = state.withLock { state -> (Value?, [Departure]) in
+            guard let slot = state.slots[key] else {
+                state.core.recordMiss()
+                return (nil, [])
+            }
+            var departed: [Departure] = []
+            let hit = state.core.lookup(slot, now: now) { slot, reason in
+                departed.append(state.release(slot, reason))
+            }
+            return (hit ? state.values[Int(slot)] : nil, departed)
+        }
+        report(departed)
+        return value
+    }
+
+    /// Stores `value` under `key` with the given cost, replacing any previous
+    /// value. `missCost` is what losing it would cost to repair (for images, the
+    /// bytes to download again); only cost-aware policies (GDSF) weigh it.
+    /// Returns false when the entry is refused (too large for the per-entry
+    /// limit, or declined by the policy's admission).
+    @discardableResult
+    @inlinable
+    public func insert(_ value: Value, for key: Key, cost: Int, missCost: Int = 1) -> Bool {
+        let now = monotonicNanoseconds()
+        let fingerprint = key.cacheFingerprint
+        let (stored, departed) = state.withLock { state -> (Bool, [Departure]) in
+            if let old = state.slots[key] {
+                state.core.remove(old)
+                _ = state.release(old, .capacity)
+            }
+            let slot = state.allocate(key, value)
+            var departed: [Departure] = []
+            let stored = state.core.insert(
+                NewEntry(slot: slot, cost: cost, fingerprint: fingerprint, missCost: missCost), now: now
+            ) { victim, reason in
+                departed.append(state.release(victim, reason))
+            }
+            if !stored { _ = state.release(slot, .capacity) }
+            return (stored, departed)
+        }
+        report(departed)
+        return stored
+    }
+
+    /// Removes and returns the value for `key`, if present. Not reported as an eviction.
+    @discardableResult
+    @inlinable
+    public func remove(_ key: Key) -> Value? {
+        state.withLock { state in
+            guard let slot = state.slots[key] else { return nil }
+            state.core.remove(slot)
+            return state.release(slot, .trimmed).value
+        }
+    }
+
+    /// Drops every entry; each is reported to the eviction handler as trimmed.
+    public func removeAll() { respond(to: .purgeAll) }
+
+    /// Evicts in policy order until the total cost is at most `cost`.
+    public func trim(toCost cost: Int) {
+        let departed = state.withLock { state in
+            var departed: [Departure] = []
+            state.core.trim(toCost: cost) { slot, reason in departed.append(state.release(slot, reason)) }
+            return departed
+        }
+        report(departed)
+    }
+
+    /// Evicts in policy order down to `fraction` of the cost limit.
+    public func trim(toFraction fraction: Double) {
+        trim(toCost: Int(Double(configuration.limits.costLimit) * fraction))
+    }
+
+    /// Drops entries not used for `age`.
+    public func trimIdle(olderThan age: Duration) {
+        respond(to: .trimIdle(seconds: Double(age.nanoseconds) / 1e9))
+    }
+
+    public var statistics: CacheStatistics { state.withLock { $0.core.statistics } }
+    public var totalCost: Int { state.withLock { $0.core.totalCost } }
+    public var count: Int { state.withLock { $0.core.count } }
+
+    @usableFromInline
+    func report(_ departed: [Departure]) {
+        guard let onEviction else { return }
+        for departure in departed { onEviction(departure.key, departure.value, departure.reason) }
+    }
+}
+
+extension MemoryCache: MemoryPressureResponder {
+    public func respond(to reaction: MemoryPressureReaction) {
+        let now = monotonicNanoseconds()
+        let departed = state.withLock { state in
+            var departed: [Departure] = []
+            state.core.respond(to: reaction, now: now) { slot, reason in
+                departed.append(state.release(slot, reason))
+            }
+            return departed
+        }
+        report(departed)
+    }
+}
+
+extension MemoryCache {
+    /// An entry that left, reported to the handler once the lock is released.
+    @usableFromInline
+    struct Departure {
+        @usableFromInline let key: Key
+        @usableFromInline let value: Value
+        @usableFromInline let reason: EvictionReason
+
+        @inlinable
+        init(key: Key, value: Value, reason: EvictionReason) {
+            self.key = key
+            self.value = value
+            self.reason = reason
+        }
+    }
+
+    /// Keys and values by slot; freed slots are reused so arrays stay dense.
+    @usableFromInline
+    struct State: ~Copyable {
+        @usableFromInline let core: any AnyCacheCore
+        @usableFromInline var slots: [Key: Slot] = [:]
+        @usableFromInline var keys: [Key?] = []
+        @usableFromInline var values: [Value?] = []
+        @usableFromInline var freeSlots: [Slot] = []
+
+        init(core: any AnyCacheCore) { self.core = core }
+
+        @inlinable
+        mutating func allocate(_ key: Key, _ value: Value) -> Slot {
+            let slot: Slot
+            if let reused = freeSlots.popLast() {
+                slot = reused
+                keys[Int(slot)] = key
+                values[Int(slot)] = value
+            } else {
+                slot = Slot(keys.count)
+                keys.append(key)
+                values.append(value)
+            }
+            slots[key] = slot
+            return slot
+        }
+
+        /// Frees a slot the core no longer holds and hands back what it held.
+        @inlinable
+        mutating func release(_ slot: Slot, _ reason: EvictionReason) -> Departure {
+            let index = Int(slot)
+            let key = keys[index]!, value = values[index]!
+            keys[index] = nil
+            values[index] = nil
+            slots[key] = nil
+            freeSlots.append(slot)
+            return Departure(key: key, value: value, reason: reason)
+        }
+    }
+}
+
+/// Nanoseconds on the coarse monotonic clock: a few milliseconds' resolution is
+/// plenty for time-to-live and idle trims, and it reads in half the time.
+@inlinable
+func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+}

@@ -1,0 +1,93 @@
+/// A dense integer handle for one cache entry. The owner (the live cache or the
+/// simulator) maps keys to slots; policies only ever see slots.
+public typealias Slot = Int32
+
+/// How much a cache may hold.
+public struct CacheLimits: Sendable, Hashable {
+    /// Most total cost (for images: decoded pixel bytes).
+    public var costLimit: Int
+    /// Most entries; `Int.max` for none.
+    public var countLimit: Int
+    /// Entries costing more than this fraction of `costLimit` are refused, so one
+    /// huge image cannot flush the whole cache (Nuke uses 10%).
+    public var maxEntryFraction: Double
+
+    public init(costLimit: Int, countLimit: Int = .max, maxEntryFraction: Double = 0.1) {
+        self.costLimit = max(0, costLimit)
+        self.countLimit = max(0, countLimit)
+        self.maxEntryFraction = maxEntryFraction
+    }
+
+    /// The largest cost a single entry may have.
+    public var maxEntryCost: Int { Int(Double(costLimit) * min(max(maxEntryFraction, 0), 1)) }
+
+    /// Whether an entry of this cost may be stored at all.
+    public func admits(cost: Int) -> Bool { cost >= 0 && cost <= maxEntryCost && countLimit > 0 }
+
+    /// Whether a cache holding `count` entries of `cost` in total needs to evict to take one more of `extra`.
+    @inline(__always)
+    package func isOver(cost: Int, count: Int, adding extra: Int) -> Bool {
+        cost + extra > costLimit || count + 1 > countLimit
+    }
+}
+
+/// What a policy learns about an entry when it is inserted.
+public struct NewEntry: Sendable {
+    public var slot: Slot
+    /// What the entry costs against the cost limit.
+    public var cost: Int
+    /// A stable hash of the key: ghost queues and frequency sketches remember
+    /// keys after their slot is reused, so they need more than the slot.
+    public var fingerprint: UInt64
+    /// What a miss on this entry costs to repair (bytes to download); GDSF weighs it.
+    public var missCost: Int
+
+    public init(slot: Slot, cost: Int, fingerprint: UInt64, missCost: Int = 1) {
+        self.slot = slot
+        self.cost = cost
+        self.fingerprint = fingerprint
+        self.missCost = missCost
+    }
+}
+
+/// An eviction policy: decides which resident entry leaves when a new one needs room.
+///
+/// One implementation runs in both the thread-safe `MemoryCache` and the
+/// single-threaded simulator, so simulated hit ratios are the live cache's.
+/// Implementations keep struct-of-arrays metadata indexed by slot and allocate
+/// nothing per access once their arrays have grown to the slot range.
+public protocol EvictionPolicy {
+    /// Short name for reports ("LRU", "S3-FIFO", …).
+    static var name: String { get }
+
+    var limits: CacheLimits { get }
+    /// Total cost of resident entries.
+    var totalCost: Int { get }
+    /// Number of resident entries.
+    var count: Int { get }
+
+    /// Whether `slot` holds a resident entry.
+    func contains(_ slot: Slot) -> Bool
+    /// The resident entry in `slot` was used.
+    mutating func recordHit(_ slot: Slot)
+    /// Stores a new entry (its slot must not be resident), evicting as needed to
+    /// stay within both limits; `evict` hears each evicted slot. Returns false
+    /// when the policy declines to keep the entry (it is then not resident).
+    mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool
+    /// Removes a resident entry without counting it as an eviction.
+    mutating func remove(_ slot: Slot)
+    /// Evicts the entry the policy would evict next; nil when empty. Used by trims.
+    mutating func evictNext() -> Slot?
+    /// Forgets every entry and all history (ghosts, frequencies).
+    mutating func removeAll()
+}
+
+extension EvictionPolicy {
+    /// Evicts in policy order until an entry of `cost` fits both limits.
+    @inline(__always)
+    mutating func makeRoom(for cost: Int, evict: (Slot) -> Void) {
+        while limits.isOver(cost: totalCost, count: count, adding: cost), let victim = evictNext() {
+            evict(victim)
+        }
+    }
+}

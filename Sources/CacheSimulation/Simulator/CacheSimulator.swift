@@ -1,0 +1,354 @@
+import ImagePipeline
+/// What a simulation is asked to run.
+public struct SimulationConfiguration: Sendable, Hashable {
+    public var limits: CacheLimits
+    public var policy: EvictionPolicyKind
+    public var timeToLive: Duration?
+    public var pressure: MemoryPressurePolicy
+    /// Where memory warnings come from.
+    public var warnings: WarningSource
+    /// A disk tier behind the memory tier (entries sized by the bytes a miss
+    /// downloads), or nil for memory only.
+    public var disk: DiskTier?
+    /// Whether invalidations in the trace are honoured (a pipeline that never
+    /// invalidates serves stale pictures).
+    public var honoursInvalidations: Bool
+
+    public struct DiskTier: Sendable, Hashable {
+        public var byteLimit: Int
+        public var countLimit: Int
+        public var lowWaterFraction: Double
+        /// What the disk keeps. A plain trace has one object per key, so only
+        /// its originals are modelled.
+        public var policy: DiskCachePolicy
+
+        public init(byteLimit: Int, countLimit: Int = .max, lowWaterFraction: Double = 0.7, policy: DiskCachePolicy = .originals) {
+            self.byteLimit = byteLimit
+            self.countLimit = countLimit
+            self.lowWaterFraction = lowWaterFraction
+            self.policy = policy
+        }
+    }
+
+    /// Where memory warnings come from.
+    public enum WarningSource: Sendable, Hashable, CustomStringConvertible {
+        /// The warnings recorded in the trace.
+        case trace
+        /// None at all.
+        case none
+        /// A warning every so many seconds of trace time (at most one per request gap).
+        case every(seconds: Double)
+        /// A warning whenever an insert leaves the memory tier holding more than this cost.
+        case costAbove(Int)
+
+        public var description: String {
+            switch self {
+            case .trace: "trace"
+            case .none: "none"
+            case .every(let seconds): "every-\(seconds)s"
+            case .costAbove(let cost): "above-\(cost)B"
+            }
+        }
+    }
+
+    public init(
+        limits: CacheLimits, policy: EvictionPolicyKind, timeToLive: Duration? = nil,
+        pressure: MemoryPressurePolicy = .purgeAll, warnings: WarningSource = .trace, disk: DiskTier? = nil,
+        honoursInvalidations: Bool = true
+    ) {
+        self.limits = limits
+        self.policy = policy
+        self.timeToLive = timeToLive
+        self.pressure = pressure
+        self.warnings = warnings
+        self.disk = disk
+        self.honoursInvalidations = honoursInvalidations
+    }
+}
+
+/// Runs a trace through a policy with the same `CacheCore` the live cache uses.
+public enum CacheSimulator {
+    public static func run(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> SimulationResult {
+        configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration, recordsAnswers: false)).result
+    }
+
+    /// Runs a detailed trace and also says where each request was answered:
+    /// what a live replay is compared with, request by request.
+    public static func answers(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> (SimulationResult, [Answer]) {
+        configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration, recordsAnswers: true))
+    }
+
+    /// Where one request was answered.
+    public enum Answer: UInt8, Sendable, Hashable, CaseIterable {
+        case memory, disk, origin, cancelled, offline
+    }
+
+    /// The loop, specialised per policy type by the visitor.
+    private struct Run: EvictionPolicyVisitor {
+        let trace: SimulationTrace
+        let configuration: SimulationConfiguration
+        let recordsAnswers: Bool
+
+        func visit<Policy: EvictionPolicy>(_ policy: Policy) -> (result: SimulationResult, answers: [Answer]) {
+            var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
+            if recordsAnswers, trace.hasDetails { state.answers = Array(repeating: .origin, count: trace.count) }
+            trace.keys.withUnsafeBufferPointer { keys in
+                trace.costs.withUnsafeBufferPointer { costs in
+                    trace.sizes.withUnsafeBufferPointer { sizes in
+                        trace.times.withUnsafeBufferPointer { times in
+                            if trace.hasDetails {
+                                for index in 0..<keys.count {
+                                    state.beforeRequest(index, now: times[index])
+                                    state.detailedRequest(index, key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
+                                }
+                            } else {
+                                for index in 0..<keys.count {
+                                    state.beforeRequest(index, now: times[index])
+                                    state.plainRequest(key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return (state.finish(), state.answers)
+        }
+    }
+}
+
+/// One simulation's caches and counters. `plainRequest` is the hot loop of
+/// synthetic traces; `detailedRequest` adds ground truth, outcomes and the disk key.
+private struct SimulationState<Policy: EvictionPolicy> {
+    let trace: SimulationTrace
+    let configuration: SimulationConfiguration
+    /// The live pipeline's decisions: which disk entries to try, what to store where.
+    let plan: TierPlan
+    var core: CacheCore<Policy>
+    var disk: DiskIndexModel?
+    var result: SimulationResult
+    /// Per request, where it was answered; empty unless asked for.
+    var answers: [CacheSimulator.Answer] = []
+    var hits = 0, byteHits = 0, bytesRequested = 0
+    var nextEvent = 0
+    var nextScheduledWarning: UInt64
+    let warningInterval: UInt64
+    let costThreshold: Int
+    /// The picture (content id) and source URL each memory and disk key holds.
+    var memoryHolds: [(content: Int32, source: Int32)]
+    var diskHolds: [(content: Int32, source: Int32)]
+    /// Keys a warning dropped that have not been asked for since.
+    var droppedByWarning: [Bool]
+    /// The warning being recovered from: when it came and the cost held before it.
+    var recovering: (time: UInt64, target: Int)?
+
+    init(trace: SimulationTrace, configuration: SimulationConfiguration, policy: Policy) {
+        self.trace = trace
+        self.configuration = configuration
+        plan = TierPlan(diskPolicy: configuration.disk.map { trace.hasDetails ? $0.policy : .originals })
+        let trimsIdle = [configuration.pressure.warning, configuration.pressure.critical].contains {
+            if case .trimIdle = $0 { true } else { false }
+        }
+        core = CacheCore(
+            policy: policy, timeToLive: configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }, tracksLastUse: trimsIdle)
+        disk = configuration.disk.map {
+            DiskIndexModel(byteLimit: $0.byteLimit, countLimit: $0.countLimit, lowWaterFraction: $0.lowWaterFraction)
+        }
+        result = SimulationResult(policy: configuration.policy.description)
+        switch configuration.warnings {
+        case .every(let seconds):
+            warningInterval = UInt64(max(seconds, 0.001) * 1e9)
+            costThreshold = .max
+        case .costAbove(let cost):
+            warningInterval = 0
+            costThreshold = cost
+        case .trace, .none:
+            warningInterval = 0
+            costThreshold = .max
+        }
+        nextScheduledWarning = warningInterval == 0 ? .max : (trace.times.first ?? 0) &+ warningInterval
+        let tracksWarnings = configuration.warnings != .none
+        memoryHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.keyCount) : []
+        diskHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.diskKeyCount) : []
+        droppedByWarning = tracksWarnings ? Array(repeating: false, count: trace.keyCount) : []
+    }
+
+    @inline(__always)
+    mutating func beforeRequest(_ index: Int, now: UInt64) {
+        while nextEvent < trace.events.count, trace.events[nextEvent].beforeRequest <= index {
+            apply(trace.events[nextEvent].kind, now: now)
+            nextEvent += 1
+        }
+        if now >= nextScheduledWarning {
+            warn(.warning, now: now)
+            while nextScheduledWarning <= now { nextScheduledWarning &+= warningInterval }
+        }
+    }
+
+    @inline(__always)
+    mutating func plainRequest(key: Slot, cost: Int, size: Int, now: UInt64) {
+        bytesRequested &+= size
+        if core.lookup(key, now: now, removed: { _, _ in }) {
+            hits &+= 1
+            byteHits &+= size
+            return
+        }
+        let source: TierPlan.Source = disk?.contains(key) == true ? .diskOriginal : .origin
+        if source == .diskOriginal {
+            disk!.recordAccess(key)
+            result.diskHits += 1
+            result.diskByteHits += size
+        }
+        noteRefetch(key, size: size, fromOrigin: source == .origin)
+        let stores = plan.stores(after: source)
+        if stores.contains(.diskOriginal) { storeOnDisk(key, bytes: size) }
+        if stores.contains(.memory) { insertInMemory(key, cost: cost, missCost: size, now: now) }
+    }
+
+    /// A recorded request, step by step as `ImagePipeline` takes it: memory,
+    /// then the disk entries the plan names, then the origin; what it leaves
+    /// behind is the plan's decision for where it came from and its fate.
+    @inline(__always)
+    mutating func detailedRequest(_ index: Int, key: Slot, cost: Int, size: Int, now: UInt64) {
+        bytesRequested &+= size
+        let truth = (content: trace.contents[index], source: trace.sources[index])
+        if core.lookup(key, now: now, removed: { _, _ in }) {
+            hits &+= 1
+            byteHits &+= size
+            check(served: memoryHolds[Int(key)], truth: truth)
+            if !answers.isEmpty { answers[index] = .memory }
+            return
+        }
+        let originalKey = trace.diskKeys[index], thumbnailKey = trace.diskThumbnailKeys[index]
+        var source = TierPlan.Source.origin
+        if disk != nil {
+            for kind in plan.diskLookups {
+                let diskKey = kind == .thumbnail ? thumbnailKey : originalKey
+                if diskKey >= 0, disk!.contains(diskKey) {
+                    source = TierPlan.Source(disk: kind)
+                    break
+                }
+            }
+        }
+        let fate = trace.outcomes[index].fate(at: source)
+        if !answers.isEmpty {
+            answers[index] = source != .origin ? .disk : fate == .offline ? .offline : fate == .abandoned ? .cancelled : .origin
+        }
+        var held = truth
+        switch (source, fate) {
+        case (.origin, .offline):
+            result.offlineMisses += 1
+            result.unservedBytes += size
+            return
+        case (.origin, .abandoned):
+            result.cancelledTransfers += 1
+            result.unservedBytes += size
+            return
+        case (.origin, _):
+            noteRefetch(key, size: size, fromOrigin: true)
+        case (.diskThumbnail, _), (.diskOriginal, _):
+            let diskKey = source == .diskThumbnail ? thumbnailKey : originalKey
+            disk!.recordAccess(diskKey)
+            result.diskHits += 1
+            result.diskByteHits += size
+            held = diskHolds[Int(diskKey)]
+            check(served: held, truth: truth)
+            noteRefetch(key, size: size, fromOrigin: false)
+        }
+        let stores = plan.stores(after: source, fate)
+        if stores.contains(.diskOriginal) {
+            storeOnDisk(originalKey, bytes: size)
+            diskHolds[Int(originalKey)] = truth
+        }
+        let thumbnailBytes = trace.thumbnailSizes[index]
+        if stores.contains(.memory),
+           insertInMemory(key, cost: cost, missCost: source == .diskThumbnail ? thumbnailBytes : size, now: now) {
+            memoryHolds[Int(key)] = held
+        }
+        if stores.contains(.diskThumbnail), thumbnailKey >= 0 {
+            storeOnDisk(thumbnailKey, bytes: thumbnailBytes)
+            diskHolds[Int(thumbnailKey)] = held
+        }
+    }
+
+    @inline(__always)
+    private mutating func check(served: (content: Int32, source: Int32), truth: (content: Int32, source: Int32)) {
+        guard served.content != truth.content else { return }
+        if served.source == truth.source { result.staleImages += 1 } else { result.wrongImages += 1 }
+    }
+
+    @inline(__always)
+    @discardableResult
+    private mutating func insertInMemory(_ key: Slot, cost: Int, missCost: Int, now: UInt64) -> Bool {
+        let entry = NewEntry(slot: key, cost: cost, fingerprint: trace.fingerprints[Int(key)], missCost: missCost)
+        let stored = core.insert(entry, now: now) { _, _ in }
+        if core.totalCost > costThreshold { warn(.warning, now: now) }
+        if let recovering, core.totalCost >= recovering.target { recovered(at: now) }
+        return stored
+    }
+
+    @inline(__always)
+    private mutating func storeOnDisk(_ key: Slot, bytes: Int) {
+        disk!.insert(key, bytes: bytes + (trace.hasDetails ? trace.diskEntryOverheads[Int(key)] : 0))
+        if disk!.needsTrim { disk!.trim { _ in result.diskEvictions += 1 } }
+    }
+
+    /// Counts a miss on a key a warning dropped: the price of that warning.
+    @inline(__always)
+    private mutating func noteRefetch(_ key: Slot, size: Int, fromOrigin: Bool) {
+        guard !droppedByWarning.isEmpty, droppedByWarning[Int(key)] else { return }
+        droppedByWarning[Int(key)] = false
+        guard fromOrigin else {
+            result.warnings.diskRereads += 1
+            return
+        }
+        result.warnings.refetches += 1
+        result.warnings.refetchedBytes += size
+    }
+
+    private mutating func apply(_ event: SimulationTrace.Event.Kind, now: UInt64) {
+        switch event {
+        case .pressure(let level):
+            if configuration.warnings == .trace { warn(level, now: now) }
+        case .relaunch, .newDevice:
+            // A new process: misses from here on are not the warnings' doing.
+            core.restart()
+            if event == .newDevice { disk?.removeAll() }
+            recovering = nil
+            for index in droppedByWarning.indices { droppedByWarning[index] = false }
+        case .invalidate(let memory, let diskKeys):
+            guard configuration.honoursInvalidations else { return }
+            for slot in trace.invalidatedMemoryKeys[memory] { core.remove(slot) }
+            for slot in trace.invalidatedDiskKeys[diskKeys] { disk?.remove(slot) }
+        }
+    }
+
+    private mutating func warn(_ level: MemoryPressureLevel, now: UInt64) {
+        let before = core.totalCost
+        result.warnings.count += 1
+        core.respond(to: configuration.pressure.reaction(to: level), now: now) { slot, _ in
+            if !droppedByWarning.isEmpty { droppedByWarning[Int(slot)] = true }
+        }
+        if core.totalCost < before, recovering == nil {
+            recovering = (now, before - before / 10)
+        }
+    }
+
+    private mutating func recovered(at now: UInt64) {
+        guard let recovering else { return }
+        let seconds = Double(now - recovering.time) / 1e9
+        result.warnings.recovered += 1
+        result.warnings.recoverySeconds += seconds
+        result.warnings.longestRecoverySeconds = max(result.warnings.longestRecoverySeconds, seconds)
+        self.recovering = nil
+    }
+
+    func finish() -> SimulationResult {
+        var result = result
+        result.requests = trace.count
+        result.hits = Double(hits)
+        result.byteHits = Double(byteHits)
+        result.bytesRequested = bytesRequested
+        result.statistics = core.statistics
+        return result
+    }
+}

@@ -1,0 +1,207 @@
+import ImagePipeline
+/// Requests ready for simulation: keys interned to dense `Int32` ids before any
+/// loop runs, stored as parallel arrays so the loop reads them sequentially.
+///
+/// A plain trace has keys, costs, sizes and times. A trace recorded from an app
+/// also carries, per request, the disk key (the original image), the ground
+/// truth (content and source URL ids) and what a miss can do (store, or not
+/// when the request was cancelled or the device was offline); and events
+/// between requests (memory warnings, relaunches, new devices, invalidations).
+public struct SimulationTrace: Sendable {
+    /// Key id of each request.
+    public private(set) var keys: [Slot] = []
+    /// Memory cost of each request's entry (decoded bytes).
+    public private(set) var costs: [Int] = []
+    /// Bytes a miss downloads (encoded size).
+    public private(set) var sizes: [Int] = []
+    /// Time of each request in nanoseconds from the start of the trace.
+    public private(set) var times: [UInt64] = []
+    /// Stable fingerprint of each key id (the same the live cache computes).
+    public private(set) var fingerprints: [UInt64] = []
+    /// Per request, when the trace has details (otherwise empty):
+    /// the disk tier's key ids of the original (without processing) and of
+    /// the re-encoded thumbnail (-1 when the trace has none), with the
+    /// thumbnail's estimated encoded bytes,
+    public private(set) var diskKeys: [Slot] = []
+    public private(set) var diskThumbnailKeys: [Slot] = []
+    public private(set) var thumbnailSizes: [Int] = []
+    /// the ground-truth picture and the id of the URL it was asked by,
+    public private(set) var contents: [Int32] = []
+    public private(set) var sources: [Int32] = []
+    /// and what a miss does.
+    public private(set) var outcomes: [MissOutcome] = []
+    /// Per disk key id, the bytes an entry file adds to its payload (key and trailer).
+    public private(set) var diskEntryOverheads: [Int] = []
+    public var diskKeyCount: Int { diskEntryOverheads.count }
+    /// Things that happen between requests, in order.
+    public private(set) var events: [Event] = []
+    /// The memory and disk key ids each invalidation removes (`Event.Kind.invalidate` ranges).
+    public private(set) var invalidatedMemoryKeys: [Slot] = []
+    public private(set) var invalidatedDiskKeys: [Slot] = []
+
+    /// What happens to a request after a memory miss, besides the tiers' contents.
+    public enum MissOutcome: UInt8, Sendable {
+        /// Answered, from disk or the origin.
+        case store
+        /// The app cancelled it before the origin answered: the transfer stops and
+        /// nothing is stored; a disk hit still finishes first.
+        case cancelled
+        /// The device is offline: no origin; a disk hit still answers.
+        case offline
+
+        /// The plan's fate of a request answered from `source`.
+        @inlinable
+        public func fate(at source: TierPlan.Source) -> TierPlan.Fate {
+            switch self {
+            case .store: .answered
+            case .cancelled: source == .origin ? .abandoned : .answered
+            case .offline: source == .origin ? .offline : .answered
+            }
+        }
+    }
+
+    public struct Event: Sendable, Hashable {
+        public var beforeRequest: Int
+        public var kind: Kind
+
+        public enum Kind: Sendable, Hashable {
+            case pressure(MemoryPressureLevel)
+            /// The app restarts: the memory tier starts empty, the disk stays.
+            case relaunch
+            /// Another device: both tiers start empty.
+            case newDevice
+            /// A URL's picture changed: these key ids leave both tiers.
+            case invalidate(memory: Range<Int>, disk: Range<Int>)
+        }
+    }
+
+    /// Per-request facts of a detailed trace.
+    public struct Detail: Sendable {
+        public var diskKey: Slot
+        /// The re-encoded thumbnail's disk key id, or -1.
+        public var diskThumbnailKey: Slot
+        public var thumbnailBytes: Int
+        public var content: Int32
+        public var source: Int32
+        public var outcome: MissOutcome
+
+        public init(
+            diskKey: Slot, diskThumbnailKey: Slot = -1, thumbnailBytes: Int = 0, content: Int32, source: Int32,
+            outcome: MissOutcome = .store
+        ) {
+            self.diskKey = diskKey
+            self.diskThumbnailKey = diskThumbnailKey
+            self.thumbnailBytes = thumbnailBytes
+            self.content = content
+            self.source = source
+            self.outcome = outcome
+        }
+    }
+
+    public init() {}
+
+    public var count: Int { keys.count }
+    public var keyCount: Int { fingerprints.count }
+    public var hasDetails: Bool { !contents.isEmpty }
+
+    /// Adds a key id with its fingerprint; returns the id.
+    public mutating func addKey(fingerprint: UInt64) -> Slot {
+        fingerprints.append(fingerprint)
+        return Slot(fingerprints.count - 1)
+    }
+
+    /// Adds a disk key id whose entry files carry `entryOverhead` bytes besides the payload; returns it.
+    public mutating func addDiskKey(entryOverhead: Int = 0) -> Slot {
+        diskEntryOverheads.append(entryOverhead)
+        return Slot(diskEntryOverheads.count - 1)
+    }
+
+    public mutating func append(key: Slot, cost: Int, size: Int, time: UInt64) {
+        precondition(Int(key) < fingerprints.count, "add the key before requesting it")
+        precondition(contents.isEmpty, "a detailed trace needs details on every request")
+        keys.append(key)
+        costs.append(cost)
+        sizes.append(size)
+        times.append(time)
+    }
+
+    public mutating func append(key: Slot, cost: Int, size: Int, time: UInt64, detail: Detail) {
+        precondition(
+            Int(key) < fingerprints.count && Int(detail.diskKey) < diskKeyCount && Int(detail.diskThumbnailKey) < diskKeyCount,
+            "add the keys before requesting them")
+        precondition(contents.count == keys.count, "a detailed trace needs details on every request")
+        keys.append(key)
+        costs.append(cost)
+        sizes.append(size)
+        times.append(time)
+        diskKeys.append(detail.diskKey)
+        diskThumbnailKeys.append(detail.diskThumbnailKey)
+        thumbnailSizes.append(detail.thumbnailBytes)
+        contents.append(detail.content)
+        sources.append(detail.source)
+        outcomes.append(detail.outcome)
+    }
+
+    /// A memory warning between the requests already appended and the next.
+    public mutating func appendPressure(_ level: MemoryPressureLevel) {
+        events.append(Event(beforeRequest: keys.count, kind: .pressure(level)))
+    }
+
+    /// A relaunch or a new device between the requests already appended and the next.
+    public mutating func appendReset(newDevice: Bool) {
+        events.append(Event(beforeRequest: keys.count, kind: newDevice ? .newDevice : .relaunch))
+    }
+
+    /// An invalidation of these memory and disk keys before the next request.
+    public mutating func appendInvalidation(memory: some Sequence<Slot>, disk: some Sequence<Slot>) {
+        let memoryStart = invalidatedMemoryKeys.count, diskStart = invalidatedDiskKeys.count
+        invalidatedMemoryKeys.append(contentsOf: memory)
+        invalidatedDiskKeys.append(contentsOf: disk)
+        events.append(Event(
+            beforeRequest: keys.count,
+            kind: .invalidate(memory: memoryStart..<invalidatedMemoryKeys.count, disk: diskStart..<invalidatedDiskKeys.count)))
+    }
+
+    public mutating func reserveCapacity(_ requests: Int) {
+        keys.reserveCapacity(requests)
+        costs.reserveCapacity(requests)
+        sizes.reserveCapacity(requests)
+        times.reserveCapacity(requests)
+    }
+
+    /// Takes whole columns at once (the binary reader).
+    mutating func load(fingerprints: [UInt64], keys: [Slot], costs: [Int], sizes: [Int], times: [UInt64]) {
+        self.fingerprints = fingerprints
+        self.keys = keys
+        self.costs = costs
+        self.sizes = sizes
+        self.times = times
+    }
+
+    /// For each request, the index of the next request for the same key, or
+    /// `count` when there is none. The input of the offline bounds.
+    public func nextUses() -> [Int32] {
+        var next = [Int32](repeating: Int32(count), count: count)
+        var seen = [Int32](repeating: Int32(count), count: keyCount)
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let key = Int(keys[index])
+            next[index] = seen[key]
+            seen[key] = Int32(index)
+        }
+        return next
+    }
+}
+
+/// Interns string keys to dense ids with their stable fingerprints.
+public struct KeyInterner: Sendable {
+    private var ids: [String: Slot] = [:]
+
+    public init() {}
+
+    public mutating func id(for key: String, in trace: inout SimulationTrace) -> Slot {
+        if let id = ids[key] { return id }
+        let id = trace.addKey(fingerprint: key.cacheFingerprint)
+        ids[key] = id
+        return id
+    }
+}

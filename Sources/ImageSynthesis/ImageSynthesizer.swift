@@ -1,0 +1,114 @@
+import CVips
+import ImagePipeline
+import Foundation
+
+/// What image to make: the same spec always gives the same bytes.
+public struct SynthesisSpec: Hashable, Sendable {
+    public var seed: UInt64
+    public var width: Int
+    public var height: Int
+    public var format: EncodedFormat
+    /// EXIF orientation tag (1–8) written into formats that carry one (JPEG).
+    public var orientation: Int
+    /// Adds an alpha band (for PNG, WebP, HEIC/AVIF).
+    public var hasAlpha: Bool
+    /// An encoding less common on the web, for hostile-input tests.
+    public var variant: Variant
+
+    public enum Variant: Hashable, Sendable {
+        case plain
+        /// Progressive (interlaced) JPEG.
+        case progressive
+        /// CMYK JPEG, as print workflows export.
+        case cmyk
+        /// 16 bits per band (PNG).
+        case sixteenBit
+        /// This many frames of `height` each, stacked (GIF).
+        case animated(frames: Int)
+    }
+
+    public init(
+        seed: UInt64, width: Int, height: Int, format: EncodedFormat,
+        orientation: Int = 1, hasAlpha: Bool = false, variant: Variant = .plain
+    ) {
+        self.seed = seed
+        self.width = width
+        self.height = height
+        self.format = format
+        self.orientation = orientation
+        self.hasAlpha = hasAlpha
+        self.variant = variant
+    }
+}
+
+/// Makes deterministic, photo-like images with libvips for tests and the origin server.
+///
+/// Flat colour would compress to nothing and decode in no time; these images
+/// layer coarse and fine Perlin noise, Worley cell edges and Gaussian grain, so
+/// encoded sizes and decode costs resemble photographs of the same dimensions.
+public enum ImageSynthesizer {
+    public static func image(_ spec: SynthesisSpec) throws(DecodingError) -> Data {
+        try LibVips.start()
+        guard spec.width > 0, spec.height > 0 else {
+            throw .encodingFailed("cannot synthesise a \(spec.width)×\(spec.height) image")
+        }
+        do throws(VipsFailure) {
+            var seeds = SplitMix64(seed: spec.seed)
+            var canvas = spec
+            if case .animated(let frames) = spec.variant { canvas.height = spec.height * max(frames, 1) }
+            var image = try pixels(canvas, seeds: &seeds)
+            if spec.orientation != 1 {
+                image = try image.map { icb_copy_with_orientation($0, $1, Int32(spec.orientation)) }
+            }
+            switch spec.variant {
+            case .plain, .progressive: break
+            case .cmyk: image = try image.map { icb_colourspace($0, $1, VIPS_INTERPRETATION_CMYK) }
+            case .sixteenBit: image = try image.map { icb_colourspace($0, $1, VIPS_INTERPRETATION_RGB16) }
+            case .animated:
+                image = try image.map { icb_copy_with_int($0, $1, "page-height", Int32(clamping: spec.height)) }
+            }
+            let keepsMetadata = spec.orientation != 1 || spec.variant != .plain
+            return try encode(image, as: spec.format, keepsMetadata: keepsMetadata, progressive: spec.variant == .progressive)
+        } catch let failure {
+            throw .encodingFailed(failure.message)
+        }
+    }
+
+    private static func pixels(_ spec: SynthesisSpec, seeds: inout SplitMix64) throws(VipsFailure) -> VipsImageHandle {
+        let (width, height) = (Int32(clamping: spec.width), Int32(clamping: spec.height))
+        let side = max(spec.width, spec.height)
+        func cell(_ divisor: Int) -> Int32 { Int32(clamping: max(2, side / divisor)) }
+        func perlin(_ cellSize: Int32, _ amplitude: Double) throws(VipsFailure) -> VipsImageHandle {
+            let seed = seeds.nextInt32()
+            return try VipsImageHandle { icb_perlin($0, width, height, cellSize, seed) }
+                .map { icb_linear($0, $1, amplitude, 0) }
+        }
+        func sum(_ a: borrowing VipsImageHandle, _ b: borrowing VipsImageHandle) throws(VipsFailure) -> VipsImageHandle {
+            try a.map { icb_add($0, b.pointer, $1) }
+        }
+
+        // Shared luminance structure: large shapes, mid detail, and cell edges.
+        let edgesSeed = seeds.nextInt32()
+        let edgeCell = cell(10)
+        let edges = try VipsImageHandle { icb_worley($0, width, height, edgeCell, edgesSeed) }
+            .map { icb_linear($0, $1, 90 / Double(edgeCell), -45) }
+        let structure = try sum(sum(perlin(cell(4), 90), perlin(cell(16), 35)), edges)
+
+        // Each colour band: the structure, its own broad tint, and sensor-like grain.
+        func band() throws(VipsFailure) -> VipsImageHandle {
+            let mean = 90 + Double(seeds.next() % 80)
+            let grainSeed = seeds.nextInt32()
+            let grain = try VipsImageHandle { icb_gaussnoise($0, width, height, mean, 6, grainSeed) }
+            return try sum(sum(structure, perlin(cell(3), 60)), grain)
+        }
+        let red = try band(), green = try band(), blue = try band()
+        var image = try VipsImageHandle { icb_bandjoin3(red.pointer, green.pointer, blue.pointer, $0) }
+        if spec.hasAlpha {
+            let alpha = try perlin(cell(2), 127).map { icb_linear($0, $1, 1, 128) }
+            image = try image.map { icb_bandjoin2($0, alpha.pointer, $1) }
+        }
+        return try image
+            .map { icb_cast($0, $1, VIPS_FORMAT_UCHAR) }
+            .map { icb_copy_as_srgb($0, $1) }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import ImagePipeline
+import ImageSynthesis
+import PipelineTesting
+import Testing
+
+/// The pipeline's coalescing, cancellation, invalidation and prefetch on a
+/// scripted fetcher: no network, a fixed order, milliseconds each.
+@Suite("Pipeline on test doubles")
+struct PipelineDoublesTests {
+    static let url = "https://img.example/a.jpg"
+    static let jpeg = try! ImageSynthesizer.image(SynthesisSpec(seed: 3, width: 320, height: 240, format: .jpeg(quality: 80)))
+
+    let fetcher = ScriptedFetcher([url: .data(jpeg)])
+
+    func pipeline(disk: DiskCache.Configuration? = nil, policy: DiskCachePolicy = .originals) throws -> ImagePipeline {
+        try ImagePipeline(.init(disk: disk, diskPolicy: policy, maxConcurrentDecodes: 2), fetcher: fetcher)
+    }
+
+    func request(_ side: Int = 100, url: String = url) -> ImageRequest {
+        ImageRequest(url: url, box: .square(side))
+    }
+
+    @Test("fifty requests for one image while its download is held make one fetch and one decode")
+    func coalescing() async throws {
+        let pipeline = try pipeline()
+        fetcher.closeGate()
+        let sources = try await withThrowingTaskGroup(of: ImageResponse.Source.self) { group in
+            for _ in 0..<50 { group.addTask { try await pipeline.image(for: request()).source } }
+            await fetcher.waitUntilHeld(1)
+            fetcher.openGate()
+            return try await group.reduce(into: [ImageResponse.Source]()) { $0.append($1) }
+        }
+        #expect(fetcher.calls(to: Self.url) == 1)
+        #expect(sources.filter { $0 == .network }.count == 1)
+        #expect(sources.filter { $0 == .coalesced }.count + sources.filter { $0 == .memory }.count == 49)
+        #expect(pipeline.memoryCache.count == 1)
+    }
+
+    @Test("two display sizes share one download")
+    func sizesShareDownload() async throws {
+        let pipeline = try pipeline()
+        fetcher.closeGate()
+        async let small = pipeline.image(for: request(60))
+        async let large = pipeline.image(for: request(200))
+        await fetcher.waitUntilHeld(1)
+        fetcher.openGate()
+        let (a, b) = try await (small, large)
+        #expect((a.image.width, b.image.width) == (60, 200))
+        #expect(fetcher.calls(to: Self.url) == 1)
+        #expect(pipeline.memoryCache.count == 2)
+    }
+
+    @Test("a waiter that cancels leaves alone; when every waiter has gone the download stops and nothing is stored")
+    func cancellation() async throws {
+        let pipeline = try pipeline()
+        fetcher.closeGate()
+        let leaving = Task { try await pipeline.image(for: request()) }
+        let staying = Task { try await pipeline.image(for: request()) }
+        await fetcher.waitUntilHeld(1)
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { try await leaving.value }
+        fetcher.openGate()
+        #expect(try await staying.value.image.width == 100)
+        #expect(fetcher.cancelledCount == 0)
+
+        fetcher.closeGate()
+        let alone = Task { try await pipeline.image(for: request(50)) }
+        await fetcher.waitUntilHeld(1)
+        alone.cancel()
+        await #expect(throws: CancellationError.self) { try await alone.value }
+        while fetcher.cancelledCount == 0 { await Task.yield() }
+        fetcher.openGate()
+        #expect(pipeline.memoryCache.count == 1)  // only the first image
+        #expect(pipeline.statistics.cancellations == 2)
+    }
+
+    @Test("an image invalidated while it downloads is answered but not cached; the next request fetches again")
+    func invalidationRace() async throws {
+        let pipeline = try pipeline()
+        fetcher.closeGate()
+        let inFlight = Task { try await pipeline.image(for: request()) }
+        await fetcher.waitUntilHeld(1)
+        pipeline.invalidate(url: Self.url)
+        fetcher.openGate()
+        #expect(try await inFlight.value.source == .network)
+        #expect(pipeline.memoryCache.count == 0)
+        #expect(pipeline.statistics.staleDiscarded == 1)
+        #expect(try await pipeline.image(for: request()).source == .network)
+        #expect(fetcher.calls(to: Self.url) == 2)
+        #expect(try await pipeline.image(for: request()).source == .memory)
+    }
+
+    @Test("a cancelled prefetch stops its download and stores nothing; a finished one is a memory hit later")
+    func prefetch() async throws {
+        let pipeline = try pipeline()
+        let other = "https://img.example/b.jpg"
+        fetcher.set(other, .data(Self.jpeg))
+        fetcher.closeGate()
+        pipeline.prefetch([request(url: other)])
+        await fetcher.waitUntilHeld(1)
+        pipeline.cancelPrefetch([request(url: other)])
+        while fetcher.cancelledCount == 0 { await Task.yield() }
+        fetcher.openGate()
+        #expect(pipeline.memoryCache.count == 0)
+
+        pipeline.prefetch([request()])
+        while pipeline.memoryCache.count == 0 { await Task.yield() }
+        #expect(try await pipeline.image(for: request()).source == .memory)
+    }
+
+    @Test("errors reach every waiter, and the next request retries")
+    func errors() async throws {
+        let pipeline = try pipeline()
+        fetcher.set(Self.url, .failure(.status(503)))
+        fetcher.closeGate()
+        let waiters = (0..<5).map { _ in Task { try await pipeline.image(for: request()) } }
+        await fetcher.waitUntilHeld(1)
+        fetcher.openGate()
+        for waiter in waiters { await #expect(throws: FetchError.status(503)) { try await waiter.value } }
+        fetcher.set(Self.url, .data(Self.jpeg))
+        #expect(try await pipeline.image(for: request()).source == .network)
+        #expect(fetcher.calls(to: Self.url) == 2)
+    }
+
+    @Test("under the thumbnails policy a disk hit needs no download and stores nothing more on disk")
+    func diskThumbnails() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doubles-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let disk = DiskCache.Configuration(directory: directory, byteLimit: 10 << 20)
+        do {
+            let first = try pipeline(disk: disk, policy: .thumbnails)
+            #expect(try await first.image(for: request()).source == .network)
+            #expect(first.diskCache?.count == 1)  // the thumbnail, not the original
+        }
+        let relaunched = try pipeline(disk: disk, policy: .thumbnails)
+        #expect(try await relaunched.image(for: request()).source == .disk)
+        #expect(relaunched.diskCache?.count == 1)
+        #expect(fetcher.calls(to: Self.url) == 1)
+    }
+}
+
+@Suite("Tier plan")
+struct TierPlanTests {
+    @Test("what each source leaves behind, by disk policy and fate")
+    func stores() {
+        let none = TierPlan(diskPolicy: nil), originals = TierPlan(diskPolicy: .originals)
+        let thumbnails = TierPlan(diskPolicy: .thumbnails), both = TierPlan(diskPolicy: .both)
+        #expect(none.diskLookups.isEmpty && none.stores(after: .origin) == .memory)
+        #expect(originals.diskLookups == [.original])
+        #expect(originals.stores(after: .origin) == [.memory, .diskOriginal])
+        #expect(originals.stores(after: .diskOriginal) == .memory)
+        #expect(thumbnails.diskLookups == [.thumbnail])
+        #expect(thumbnails.stores(after: .origin) == [.memory, .diskThumbnail])
+        #expect(both.diskLookups == [.thumbnail, .original])
+        #expect(both.stores(after: .origin) == [.memory, .diskOriginal, .diskThumbnail])
+        #expect(both.stores(after: .diskOriginal) == [.memory, .diskThumbnail])
+        #expect(both.stores(after: .diskThumbnail) == .memory)
+        for fate in [TierPlan.Fate.invalidatedMeanwhile, .abandoned, .offline] {
+            #expect(both.stores(after: .origin, fate).isEmpty)
+        }
+    }
+}
