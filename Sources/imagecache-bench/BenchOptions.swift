@@ -194,8 +194,5 @@ var commandLine: String {
 
 /// Pretty, key-sorted JSON as the commands print and write it (non-finite numbers as strings).
 func jsonText<T: Encodable>(_ value: T) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+    String(decoding: try ResultsJSON.encoder().encode(value), as: UTF8.self)
 }

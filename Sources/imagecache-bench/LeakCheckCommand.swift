@@ -23,8 +23,8 @@ struct LeakCheckCommand: ParsableCommand {
         print(String(
             format: "%d thumbnails (%d expected failures): RSS %@ → %@ (%+.2f MiB), peak %@, live libvips objects %d → %d",
             report.iterations, report.failuresSeen,
-            formatBytes(report.residentBytesBefore), formatBytes(report.residentBytesAfter), growth,
-            formatBytes(report.peakResidentBytes), report.liveVipsObjectsBefore, report.liveVipsObjectsAfter))
+            ByteSize.format(report.residentBytesBefore), ByteSize.format(report.residentBytesAfter), growth,
+            ByteSize.format(report.peakResidentBytes), report.liveVipsObjectsBefore, report.liveVipsObjectsAfter))
         guard report.liveVipsObjectsAfter <= report.liveVipsObjectsBefore, growth <= Double(maxGrowthMib) else {
             print("LEAK: memory or libvips objects did not return to their warmed-up level")
             throw ExitCode.failure

@@ -49,8 +49,8 @@ struct ThumbnailCommand: ParsableCommand {
         print(String(
             format: "%@ %d×%d → %d×%d  median %.2f ms over %d runs  peak RSS %@%@",
             strategy.rawValue, last.source.width, last.source.height, last.width, last.height,
-            median(times), times.count, formatBytes(ProcessMetrics.peakResidentBytes),
-            output.map { "  wrote \(formatBytes(encodedBytes)) to \($0)" } ?? ""))
+            median(times), times.count, ByteSize.format(ProcessMetrics.peakResidentBytes),
+            output.map { "  wrote \(ByteSize.format(encodedBytes)) to \($0)" } ?? ""))
     }
 }
 

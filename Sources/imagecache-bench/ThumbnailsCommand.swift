@@ -19,7 +19,7 @@ struct ThumbnailsCommand: ParsableCommand {
         let suite = ThumbnailSuite(repetitions: repetitions)
         let results = try suite.run()
         print(suite.table(results).render())
-        print("peak RSS \(formatBytes(ProcessMetrics.peakResidentBytes))")
+        print("peak RSS \(ByteSize.format(ProcessMetrics.peakResidentBytes))")
         if let json {
             try writeJSON(results, to: json)
         }
@@ -28,7 +28,5 @@ struct ThumbnailsCommand: ParsableCommand {
 
 /// Writes a value as pretty, key-sorted JSON.
 func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try encoder.encode(value).write(to: URL(fileURLWithPath: path))
+    try ResultsJSON.encoder().encode(value).write(to: URL(fileURLWithPath: path))
 }

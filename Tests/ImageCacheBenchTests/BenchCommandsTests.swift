@@ -190,8 +190,13 @@ struct LiveCommandsTests {
         let store = BenchProcess.temporaryFile("store").path
         defer { try? FileManager.default.removeItem(atPath: store) }
         let output = try await BenchProcess.run(
-            ["stress", "--scenario", "hot-keys,warnings,origin-faults,full-disk", "--requests", "300", "--keys", "6", "--store", store])
+            ["stress", "--scenario", "hot-keys,warnings,origin-faults,full-disk", "--requests", "300", "--keys", "6", "--store", store, "--json"])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.split(separator: "\n").filter { $0.hasSuffix("pass") || $0.contains(" pass ") }.count == 4)
+        let reports = try JSONDecoder().decode([StressReport].self, from: Data(output.stdout.utf8))
+        #expect(reports.map(\.scenario) == ["hot-keys", "warnings", "origin-faults", "full-disk"])
+        for report in reports {
+            #expect(report.passed, "\(report.scenario): \(report.violations)")
+            #expect(report.unanswered == 0 && report.wrongImages == 0)
+        }
     }
 }

@@ -31,7 +31,7 @@ struct CommandLineTests {
         #expect(output.stderr.contains("not an image: the body is an HTML or XML document"))
     }
 
-    @Test("the default command thumbnails the sample set and prints a table")
+    @Test("thumbnails makes the sample set and prints its table")
     func defaultRun() async throws {
         let output = try await BenchProcess.run(["thumbnails", "--repetitions", "1"])
         #expect(output.status == 0, "\(output.stderr)")

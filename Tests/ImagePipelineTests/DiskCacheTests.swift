@@ -21,7 +21,7 @@ struct DiskCacheTests {
     }
 
     func files() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0 != ".lock" }
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
     func entrySize(_ key: String, _ count: Int = 1_000) -> Int { count + key.utf8.count + DiskEntryFormat.trailerSize }
@@ -91,6 +91,30 @@ struct DiskCacheTests {
         reopened.flushMaintenance()
         #expect(reopened.data(for: "k0") == nil)  // the oldest write went first
         #expect(reopened.data(for: "k3") != nil)
+    }
+
+    @Test("a clean close keeps the access order for the next open; without it, write order")
+    func recencySurvivesReopen() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let cache = try open()
+            for index in 0..<6 { cache.store(payload(index), for: "k\(index)") }
+            #expect(cache.data(for: "k0") == payload(0))  // k0 is now the most recently used
+        }
+        #expect(FileManager.default.fileExists(atPath: directory + "/.recency"))
+        do {
+            let reopened = try open(byteLimit: 6 * entrySize("k0"))
+            reopened.store(payload(9), for: "k9")
+            reopened.flushMaintenance()  // down to 70%: the three least recent go
+            #expect(reopened.data(for: "k0") == payload(0))
+            #expect(reopened.data(for: "k1") == nil && reopened.data(for: "k2") == nil && reopened.data(for: "k3") == nil)
+        }
+        // A crash writes no order: the saved one was used up when it was read, so write order rules.
+        try FileManager.default.removeItem(atPath: directory + "/.recency")
+        let afterCrash = try open(byteLimit: 4 * entrySize("k0"))
+        afterCrash.store(payload(8), for: "k8")
+        afterCrash.flushMaintenance()
+        #expect(afterCrash.data(for: "k4") == nil)
     }
 
     @Test("a second opener of the same directory gets a clear error")

@@ -10,7 +10,7 @@ public enum ReportTables {
         return style == .human ? String(format: "%.2f%%", value * 100) : String(format: "%.6f", value)
     }
 
-    static func megabytes(_ bytes: Int, _ style: ReportStyle) -> String {
+    public static func megabytes(_ bytes: Int, _ style: ReportStyle) -> String {
         style == .human ? String(format: "%.1f", Double(bytes) / 1e6) : String(bytes)
     }
 

@@ -19,10 +19,7 @@ public enum ResultsWriter {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var files: [String] = []
         var notes: [String] = []
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        try encoder.encode(results).write(to: URL(fileURLWithPath: directory + "/results.json"))
+        try ResultsJSON.encoder().encode(results).write(to: URL(fileURLWithPath: directory + "/results.json"))
         files.append("results.json")
 
         var markdown = "# ImageCacheBench results\n\n`\(results.command)` on \(results.machine.cores) cores, \(results.createdAt)\n"

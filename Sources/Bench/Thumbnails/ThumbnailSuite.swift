@@ -72,8 +72,8 @@ public struct ThumbnailSuite: Sendable {
         for result in results {
             let times = strategies.map { result.medianMilliseconds[$0.rawValue] ?? .nan }
             var row = [
-                result.name, result.app, result.format.rawValue, formatBytes(result.encodedBytes),
-                "\(result.thumbnailWidth)×\(result.thumbnailHeight)", formatBytes(result.decodedCost),
+                result.name, result.app, result.format.rawValue, ByteSize.format(result.encodedBytes),
+                "\(result.thumbnailWidth)×\(result.thumbnailHeight)", ByteSize.format(result.decodedCost),
             ] + times.map { String(format: "%.2f", $0) }
             if strategies.count > 1, let fastest = times.first, let slowest = times.last {
                 row.append(String(format: "%.1f×", slowest / fastest))
@@ -81,14 +81,5 @@ public struct ThumbnailSuite: Sendable {
             table.append(row)
         }
         return table
-    }
-}
-
-/// Bytes as people read them: B, KiB, MiB.
-public func formatBytes(_ bytes: Int) -> String {
-    switch bytes {
-    case ..<1024: "\(bytes) B"
-    case ..<(1 << 20): String(format: "%.1f KiB", Double(bytes) / 1024)
-    default: String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
     }
 }

@@ -10,7 +10,7 @@ public enum TraceStatisticsTable {
                                ("dist p50/p90/p99", .right)] + strategies.map { ("wrong key: \($0)", .right) })
         for (name, s) in traces {
             table.append([name, "\(s.sessions)", "\(s.imageRequests)", "\(s.cancels)", "\(s.apiRequests)", "\(s.uniqueURLs)",
-                          "\(s.uniqueContents)", megabytes(s.requestedBytes), megabytes(s.uniqueBytes),
+                          "\(s.uniqueContents)", ReportTables.megabytes(s.requestedBytes, .human), ReportTables.megabytes(s.uniqueBytes, .human),
                           String(format: "%.1f%%", s.reuseRatio * 100),
                           "\(s.reuseDistanceP50)/\(s.reuseDistanceP90)/\(s.reuseDistanceP99)"]
                          + strategies.map { "\(s.wrongKeyHazards[$0] ?? 0)" })
@@ -18,5 +18,4 @@ public enum TraceStatisticsTable {
         return table.render()
     }
 
-    private static func megabytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
 }

@@ -49,6 +49,9 @@ public struct DiskIndexModel {
         return limit / 1000 * permille + limit % 1000 * permille / 1000
     }
 
+    /// Every entry, least recently accessed first.
+    public func slotsByRecency() -> [Slot] { recency.slotsByRecency() }
+
     public mutating func removeAll() {
         recency.removeAll()
     }

@@ -37,6 +37,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
     /// Builds the policy and hands it to `visitor` as its concrete type, so the
     /// visitor's generic code is specialised per policy (no existential calls
     /// in simulation loops).
+    @inlinable
     public func withPolicy<Visitor: EvictionPolicyVisitor>(
         limits: CacheLimits, _ visitor: Visitor
     ) -> Visitor.Result {

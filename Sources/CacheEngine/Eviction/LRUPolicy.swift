@@ -25,6 +25,18 @@ public struct LRUPolicy: EvictionPolicy {
 
     public mutating func evictNext() -> Slot? { table.popFront(&list) }
 
+    /// Every entry, least recently used first.
+    public func slotsByRecency() -> [Slot] {
+        var slots: [Slot] = []
+        slots.reserveCapacity(list.count)
+        var slot = list.front
+        while slot != SlotTable.none {
+            slots.append(slot)
+            slot = table.after(slot)
+        }
+        return slots
+    }
+
     public mutating func removeAll() {
         table.removeAll()
         list = SlotList(id: 1)

@@ -42,8 +42,10 @@ public struct DiskCacheStatistics: Sendable, Equatable, Codable {
 ///   a crash leaves the old entry or the new one, never half of one.
 /// - Every read verifies the entry's trailer and payload checksum; damage
 ///   deletes the entry and counts as a miss, never returns wrong bytes.
-/// - The index lives in memory, rebuilt on open from the entries themselves
-///   (their write sequence numbers give the starting recency order; file
+/// - The index lives in memory, rebuilt on open from the entries themselves.
+///   A clean close writes the access order to `.recency`, which the next open
+///   starts from (as the simulator's disk keeps it across a relaunch); entries
+///   it does not name follow in write order (their sequence numbers; file
 ///   timestamps are not trusted).
 /// - Over the byte or count limit, least recently accessed entries are evicted
 ///   down to the low-water mark on a background queue, off the request path.
@@ -120,7 +122,34 @@ public final class DiskCache: Sendable {
     }
 
     // A scheduled trim retains the cache, so none is pending here.
-    deinit { files.close(lockDescriptor) }
+    deinit {
+        writeRecency()
+        files.close(lockDescriptor)
+    }
+
+    /// Writes the names least recently accessed first, through a temporary
+    /// file and a rename; a failure only loses the order.
+    private func writeRecency() {
+        let names = state.withLock { index in index.model.slotsByRecency().compactMap { index.names[Int($0)] } }
+        let path = configuration.directory + "/" + Self.recencyFile
+        let text = Data(names.joined(separator: "\n").utf8)
+        do {
+            let descriptor = try files.create(path + ".tmp")
+            defer { files.close(descriptor) }
+            try withBytes(text) { bytes throws(FileSystemError) in
+                var written = 0
+                while written < bytes.count {
+                    written += try files.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
+                }
+            }
+            try files.rename(path + ".tmp", to: path)
+        } catch {
+            configuration.logger.debug("disk cache access order not saved: \(error)")
+            try? files.remove(path + ".tmp")
+        }
+    }
+
+    static let recencyFile = ".recency"
 
     // MARK: - Reading and writing
 
@@ -296,7 +325,16 @@ public final class DiskCache: Sendable {
                 index.statistics.corruptions += 1
             }
         }
-        for entry in found.sorted(by: { $0.sequence < $1.sequence }) {
+        // The last clean close's access order, read once: a crash after this open leaves write order.
+        let recencyPath = configuration.directory + "/" + recencyFile
+        var rank: [String: Int] = [:]
+        if let saved = try? files.read(recencyPath) {
+            for (position, name) in String(decoding: saved, as: UTF8.self).split(separator: "\n").enumerated() {
+                rank[String(name)] = position
+            }
+            try? files.remove(recencyPath)
+        }
+        for entry in found.sorted(by: { (rank[$0.name] ?? .max, $0.sequence) < (rank[$1.name] ?? .max, $1.sequence) }) {
             index.add(entry.name, bytes: entry.bytes)
             index.sequence = max(index.sequence, entry.sequence)
         }

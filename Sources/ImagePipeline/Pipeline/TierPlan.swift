@@ -27,6 +27,7 @@ public struct TierPlan: Sendable, Hashable {
     public enum Source: UInt8, Sendable, Hashable {
         case diskThumbnail, diskOriginal, origin
 
+        @inlinable
         public init(disk kind: DiskEntryKind) {
             self = kind == .thumbnail ? .diskThumbnail : .diskOriginal
         }
@@ -35,7 +36,7 @@ public struct TierPlan: Sendable, Hashable {
     /// The entries a produced image leaves behind.
     public struct Stores: OptionSet, Sendable, Hashable {
         public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         /// The decoded thumbnail in the memory tier.
         public static let memory = Stores(rawValue: 1)
@@ -60,6 +61,7 @@ public struct TierPlan: Sendable, Hashable {
     }
 
     /// What an image produced from `source` leaves in the tiers.
+    @inlinable
     public func stores(after source: Source, _ fate: Fate = .answered) -> Stores {
         guard fate == .answered else { return [] }
         switch source {
