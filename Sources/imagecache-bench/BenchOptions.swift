@@ -99,7 +99,6 @@ struct CacheOptions: ParsableArguments {
         do { return try ByteSize(parsing: text) } catch { throw ValidationError(error.description) }
     }
 
-    /// A disk size, or nil for `none` (no disk tier).
     static func diskPolicy(_ text: String) throws -> DiskCachePolicy {
         guard let policy = DiskCachePolicy(rawValue: text.lowercased()) else {
             throw ValidationError("--disk-policy is originals, thumbnails or both, not '\(text)'")
@@ -107,6 +106,7 @@ struct CacheOptions: ParsableArguments {
         return policy
     }
 
+    /// A disk size, or nil for `none` (no disk tier).
     static func diskSize(_ text: String) throws -> ByteSize? {
         text.lowercased() == "none" ? nil : try size(text)
     }
@@ -139,16 +139,7 @@ struct CacheOptions: ParsableArguments {
     }
 
     static func warningSource(_ text: String) throws -> SimulationConfiguration.WarningSource {
-        let lowered = text.lowercased()
-        if lowered == "trace" { return .trace }
-        if lowered == "none" { return .none }
-        if lowered.hasPrefix("every:"), lowered.hasSuffix("s"), let seconds = Double(lowered.dropFirst(6).dropLast()), seconds > 0 {
-            return .every(seconds: seconds)
-        }
-        if lowered.hasPrefix("above:"), case .bytes(let bytes) = try size(String(text.dropFirst(6))) {
-            return .costAbove(bytes)
-        }
-        throw ValidationError("unknown warning source \"\(text)\"; write trace, none, every:30s or above:64MB")
+        do { return try SimulationConfiguration.WarningSource(parsing: text) } catch { throw ValidationError(error.description) }
     }
 }
 

@@ -185,6 +185,23 @@ struct LiveCommandsTests {
         #expect(report.latency["network"]?.count ?? 0 > 0)
     }
 
+    @Test("one request at a time, every request is answered where the simulator answers it")
+    func replayMatchesSimulatorRequestByRequest() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let output = try await BenchProcess.run(
+            ["replay", trace, "--store", store, "--json", "--no-files", "--concurrency", "1", "--memory", "2MB"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(try BenchCommandsTests.json(output).replays.first)
+        #expect(report.comparison.differences.isEmpty, "\(report.comparison.differences)")
+        #expect(report.comparison.liveMemoryHits == report.comparison.simulatedMemoryHits)
+        #expect(report.comparison.liveDiskHits == report.comparison.simulatedDiskHits)
+        #expect(report.comparison.liveCancelled == report.comparison.simulatedCancelled)
+        #expect(report.comparison.coalescedJoins == 0)
+        #expect(report.comparison.simulatedMemoryHits > 0 && report.comparison.simulatedDiskHits > 0)
+    }
+
     @Test("stress scenarios hold their invariants")
     func stress() async throws {
         let store = BenchProcess.temporaryFile("store").path
