@@ -60,12 +60,14 @@ struct MemoryCacheTests {
         #expect(cache.statistics.trimmed == 5)
     }
 
+    // Intervals of hundreds of milliseconds: a loaded machine may stall a task
+    // for tens between two lines.
     @Test("entries expire after their time-to-live")
     func timeToLive() async throws {
-        let cache = cache(ttl: .milliseconds(40))
+        let cache = cache(ttl: .milliseconds(500))
         cache.insert("v", for: "k", cost: 1)
         #expect(cache.value(for: "k") == "v")
-        try await Task.sleep(for: .milliseconds(80))
+        try await Task.sleep(for: .milliseconds(700))
         #expect(cache.value(for: "k") == nil)
         #expect(cache.statistics.expirations == 1)
     }
@@ -74,9 +76,9 @@ struct MemoryCacheTests {
     func trimIdle() async throws {
         let cache = cache()
         cache.insert("old", for: "old", cost: 1)
-        try await Task.sleep(for: .milliseconds(120))
+        try await Task.sleep(for: .milliseconds(700))
         cache.insert("new", for: "new", cost: 1)
-        cache.trimIdle(olderThan: .milliseconds(60))
+        cache.trimIdle(olderThan: .milliseconds(350))
         #expect(cache.value(for: "old") == nil)
         #expect(cache.value(for: "new") == "new")
     }

@@ -38,7 +38,7 @@ struct APIPagesTests {
         let sameName = Dictionary(grouping: urls.filter { $0.hasSuffix("/840_560.jpeg") }, by: { $0 })
         #expect(sameName.count > 1)  // different pictures, one file name: the ArticleProject bug's input
 
-        let fetcher = HTTPImageFetcher()
+        let fetcher = HTTPImageFetcher(.loopbackUnderLoad)
         let url = try #require(urls.first)
         let truth = try #require(origin.catalog.descriptor(for: url))
         let image = try await fetcher.fetch(origin.proxyURL(for: url))
@@ -59,7 +59,7 @@ struct APIPagesTests {
         #expect(Set(urlsA.keys) == ["raw", "full", "regular", "small", "thumb"])
         #expect(urlsA["small"] != urlsB["small"])  // another ixid
         #expect(CacheKeyStrategy(.normalized).key(for: urlsA["small"]!) == CacheKeyStrategy(.normalized).key(for: urlsB["small"]!))
-        let fetcher = HTTPImageFetcher()
+        let fetcher = HTTPImageFetcher(.loopbackUnderLoad)
         let small = try await fetcher.fetch(origin.proxyURL(for: urlsA["small"]!))
         #expect(small.data == (try await fetcher.fetch(origin.proxyURL(for: urlsB["small"]!))).data)
         #expect(try Thumbnailer().header(of: small.data).width == 400)
@@ -91,7 +91,7 @@ struct APIPagesTests {
         let products = result["pages"] as! [[String: Any]]
         #expect(products.count == 20)
         let thumbnail = products[0]["thumbnail"] as! String
-        let fetcher = HTTPImageFetcher()
+        let fetcher = HTTPImageFetcher(.loopbackUnderLoad)
         let before = try await fetcher.fetch(origin.proxyURL(for: thumbnail))
         origin.catalog.edit(thumbnail)
         let after = try await fetcher.fetch(origin.proxyURL(for: thumbnail))

@@ -13,8 +13,7 @@ struct Harness {
 
     static func make(
         policy: DiskCachePolicy = .originals, diskDirectory: String? = nil, origin: OriginServer? = nil,
-        // Generous: on two cores the suite's heavy tests share the CPU with the origin.
-        fetcher: HTTPImageFetcher.Configuration = .init(connectTimeout: .seconds(30), headTimeout: .seconds(30), readTimeout: .seconds(30))
+        fetcher: HTTPImageFetcher.Configuration = .loopbackUnderLoad
     ) async throws -> Harness {
         let server: OriginServer
         if let origin { server = origin } else { server = try await startOrigin(stall: .seconds(60)) }

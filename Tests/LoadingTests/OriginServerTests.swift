@@ -4,6 +4,12 @@ import OriginServer
 import Testing
 
 /// A started origin with its own store, stopped by the caller.
+extension HTTPImageFetcher.Configuration {
+    /// Generous timeouts: on two cores the suite's heavy tests share the CPU
+    /// with the origin, which synthesises each image on first request.
+    static let loopbackUnderLoad = Self(connectTimeout: .seconds(30), headTimeout: .seconds(30), readTimeout: .seconds(30))
+}
+
 func startOrigin(stall: Duration = .seconds(30)) async throws -> OriginServer {
     try await OriginServer.start(.init(
         storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("icb-origin-\(UUID().uuidString)").path,
@@ -19,7 +25,7 @@ struct OriginServerTests {
     @Test("serves the described image, the same bytes every time, made once")
     func servesImages() async throws {
         let origin = try await startOrigin()
-        let fetcher = HTTPImageFetcher()
+        let fetcher = HTTPImageFetcher(.loopbackUnderLoad)
         let descriptor = ImageDescriptor(contentID: 7, width: 640, height: 360, format: .jpeg)
         let first = try await fetcher.fetch(origin.url(for: descriptor, originalURL: "https://cdn.example/7.jpg"))
         let second = try await fetcher.fetch(origin.url(for: descriptor))
