@@ -74,7 +74,15 @@ struct CacheOptions: ParsableArguments {
     @Flag(help: "Model a pipeline that never invalidates (edited pictures are then served stale).")
     var ignoreInvalidations = false
 
-    func validate() throws { _ = try matrix() }
+    @Option(help: ArgumentHelp(
+        "Requests in flight together, as an app loading a screen at once (0: each lands before the next).",
+        discussion: "A miss's thumbnail reaches the tiers when the window is full, oldest first; a request for a thumbnail in flight joins it. `replay --concurrency N` is compared with this model."))
+    var inFlight = 0
+
+    func validate() throws {
+        if inFlight < 0 { throw ValidationError("--in-flight is a count of requests, 0 or more, not \(inFlight)") }
+        _ = try matrix()
+    }
 
     func matrix() throws -> SimulationMatrix {
         var matrix = SimulationMatrix()
@@ -86,6 +94,7 @@ struct CacheOptions: ParsableArguments {
         matrix.reactions = try Self.list(reaction).map(Self.reaction)
         matrix.warnings = try Self.warningSource(warnings)
         matrix.honoursInvalidations = !ignoreInvalidations
+        matrix.inFlight = inFlight
         return matrix
     }
 

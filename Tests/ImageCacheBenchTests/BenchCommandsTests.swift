@@ -198,7 +198,7 @@ struct LiveCommandsTests {
         #expect(report.comparison.liveMemoryHits == report.comparison.simulatedMemoryHits)
         #expect(report.comparison.liveDiskHits == report.comparison.simulatedDiskHits)
         #expect(report.comparison.liveCancelled == report.comparison.simulatedCancelled)
-        #expect(report.comparison.coalescedJoins == 0)
+        #expect(report.comparison.liveJoins == 0 && report.comparison.simulatedJoins == 0)
         #expect(report.comparison.simulatedMemoryHits > 0 && report.comparison.simulatedDiskHits > 0)
     }
 

@@ -45,6 +45,27 @@ struct DetailedSimulationTests {
         #expect(ignored.hits == 3)
     }
 
+    @Test("with requests in flight, a thumbnail lands when the window is full: a repeat joins it, a later one finds it")
+    func inFlightWindow() {
+        var trace = Self.emptyTrace(keys: 4)
+        for key: Slot in [0, 1, 0, 2, 3, 0] { Self.request(&trace, key: key, content: Int32(key), source: Int32(key)) }
+        func run(_ inFlight: Int) -> CacheSimulator.Answered {
+            CacheSimulator.answers(trace, SimulationConfiguration(
+                limits: unitLimits(2), policy: .lru, disk: .init(byteLimit: 1_000), inFlight: inFlight))
+        }
+        // One at a time: the repeat is a memory hit, and the last request finds 0 evicted but on disk.
+        let sequential = run(1)
+        #expect(sequential.answers == [.origin, .origin, .memory, .origin, .origin, .disk])
+        #expect(run(0).answers == sequential.answers)
+        // Three in flight: the repeat joins the first flight; 0 and 1 land only when the window
+        // fills, so 0 is still in memory at the end.
+        let windowed = run(3)
+        #expect(windowed.answers == [.origin, .origin, .joined, .origin, .origin, .memory])
+        #expect(windowed.result.hits == 2 && windowed.result.diskHits == 0)
+        #expect(windowed.result.originFetches == 4)
+        #expect(windowed.result.statistics.insertions == 4)  // the join stored nothing of its own
+    }
+
     @Test("cancelled and offline misses store nothing; relaunch empties memory, a new device both tiers")
     func outcomesAndResets() {
         var trace = Self.emptyTrace()

@@ -82,7 +82,8 @@ public enum LiveReplay {
 
             var simulated: CacheSimulator.Answer? {
                 switch self {
-                case .memory, .coalesced: .memory
+                case .memory: .memory
+                case .coalesced: .joined
                 case .disk: .disk
                 case .network: .origin
                 case .cancelled: .cancelled
@@ -350,10 +351,12 @@ public enum LiveReplay {
             let books = measurements.withLock { $0 }
             let configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: memoryBytes), policy: options.policy, pressure: options.reaction.policy,
-                disk: diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) })
-            let (simulated, answers) = CacheSimulator.answers(workload.simulationTrace(strategy: options.keyStrategy), configuration)
+                disk: diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) }, inFlight: options.concurrency)
+            let answered = CacheSimulator.answers(workload.simulationTrace(strategy: options.keyStrategy), configuration)
+            let simulated = answered.result
+            let simulatedJoins = answered.answers.count { $0 == .joined }
             var differences: [String: Int] = [:]
-            for (live, simulated) in zip(books.answers, answers) where live.simulated != simulated {
+            for (live, simulated) in zip(books.answers, answered.answers) where live.simulated != simulated {
                 differences["\(live) / \(simulated)", default: 0] += 1
             }
             let requests = workload.requests.count
@@ -373,11 +376,13 @@ public enum LiveReplay {
                 simulatedHitRatio: simulated.hitRatio, simulatedCombinedHitRatio: simulated.combinedHitRatio,
                 tolerance: options.tolerance,
                 comparison: .init(
-                    liveMemoryHits: totals.memoryHits, simulatedMemoryHits: Int(simulated.hits),
+                    liveMemoryHits: totals.memoryHits, simulatedMemoryHits: Int(simulated.hits) - simulatedJoins,
                     liveDiskHits: totals.diskHits, simulatedDiskHits: simulated.diskHits,
                     liveCancelled: books.cancelled, simulatedCancelled: simulated.cancelledTransfers,
                     liveOffline: fetcher.offlineRefusals.withLock { $0 }, simulatedOffline: simulated.offlineMisses,
-                    coalescedJoins: totals.coalesced, differences: differences),
+                    liveJoins: totals.coalesced, simulatedJoins: simulatedJoins,
+                    sharedDownloads: max(totals.networkLoads - (fetched.succeeded - fetcherBefore.succeeded), 0),
+                    differences: differences),
                 memoryOverTime: samples)
         }
     }

@@ -15,6 +15,8 @@ public struct SimulationMatrix: Sendable {
     public var reactions: [WarningReaction] = [WarningReaction(.purgeAll)]
     public var warnings: SimulationConfiguration.WarningSource = .trace
     public var honoursInvalidations = true
+    /// Requests in flight together (see `SimulationConfiguration.inFlight`).
+    public var inFlight = 0
     public var bounds = true
 
     public init() {}
@@ -76,13 +78,15 @@ public struct SimulationMatrix: Sendable {
             let configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: memoryBytes), policy: policies[cell.policy],
                 pressure: reactions[cell.reaction].policy, warnings: warnings,
-                disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations)
+                disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations,
+                inFlight: inFlight)
             let start = ContinuousClock.now
             let result = CacheSimulator.run(trace, configuration)
             return SimulationRow(
                 trace: inputs[cell.trace].name, keyStrategy: strategy,
                 memoryBytes: memoryBytes, diskBytes: diskBytes, reaction: reactions[cell.reaction].description,
-                warnings: warnings.description, result: result, seconds: (ContinuousClock.now - start).seconds)
+                warnings: warnings.description, inFlight: inFlight > 1 ? inFlight : nil, result: result,
+                seconds: (ContinuousClock.now - start).seconds)
         }
         guard bounds else { return rows }
         // Bounds per (trace, strategy, memory size), computed once each.
@@ -134,6 +138,8 @@ public struct SimulationRow: Codable, Sendable {
     public var diskBytes: Int?
     public var reaction: String
     public var warnings: String
+    /// Requests in flight together; nil when each landed before the next.
+    public var inFlight: Int?
     public var result: SimulationResult
     public var seconds: Double
     public var bounds: OfflineBoundsRow?

@@ -13,6 +13,14 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// Whether invalidations in the trace are honoured (a pipeline that never
     /// invalidates serves stale pictures).
     public var honoursInvalidations: Bool
+    /// Requests in flight together (detailed traces), as a live pipeline
+    /// driven with this many concurrent requests: a miss's thumbnail lands in
+    /// memory (and on disk) only when the window is full (oldest first) or
+    /// before an event, and a request for a thumbnail in flight joins it.
+    /// Downloads count as instant next to decoding (as on a fast network):
+    /// the original is on disk for the next request at once. 0 or 1: each
+    /// request lands before the next starts.
+    public var inFlight: Int
 
     public struct DiskTier: Sendable, Hashable {
         public var byteLimit: Int
@@ -54,7 +62,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
     public init(
         limits: CacheLimits, policy: EvictionPolicyKind, timeToLive: Duration? = nil,
         pressure: MemoryPressurePolicy = .purgeAll, warnings: WarningSource = .trace, disk: DiskTier? = nil,
-        honoursInvalidations: Bool = true
+        honoursInvalidations: Bool = true, inFlight: Int = 0
     ) {
         self.limits = limits
         self.policy = policy
@@ -63,6 +71,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
         self.warnings = warnings
         self.disk = disk
         self.honoursInvalidations = honoursInvalidations
+        self.inFlight = inFlight
     }
 }
 
@@ -74,13 +83,21 @@ public enum CacheSimulator {
 
     /// Runs a detailed trace and also says where each request was answered:
     /// what a live replay is compared with, request by request.
-    public static func answers(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> (SimulationResult, [Answer]) {
+    public static func answers(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> Answered {
         configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration, recordsAnswers: true))
     }
 
     /// Where one request was answered.
     public enum Answer: UInt8, Sendable, Hashable, CaseIterable {
-        case memory, disk, origin, cancelled, offline
+        /// From memory, or by joining a flight for the same thumbnail (`joined`).
+        case memory, joined, disk, origin, cancelled, offline
+    }
+
+    /// A run with its answers, request by request.
+    public struct Answered: Sendable {
+        public var result: SimulationResult
+        /// Empty for a plain trace.
+        public var answers: [Answer]
     }
 
     /// The loop, specialised per policy type by the visitor.
@@ -89,7 +106,7 @@ public enum CacheSimulator {
         let configuration: SimulationConfiguration
         let recordsAnswers: Bool
 
-        func visit<Policy: EvictionPolicy>(_ policy: Policy) -> (result: SimulationResult, answers: [Answer]) {
+        func visit<Policy: EvictionPolicy>(_ policy: Policy) -> Answered {
             var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
             if recordsAnswers, trace.hasDetails { state.answers = Array(repeating: .origin, count: trace.count) }
             trace.keys.withUnsafeBufferPointer { keys in
@@ -111,7 +128,8 @@ public enum CacheSimulator {
                     }
                 }
             }
-            return (state.finish(), state.answers)
+            state.landAll()
+            return Answered(result: state.finish(), answers: state.answers)
         }
     }
 }
@@ -140,6 +158,29 @@ private struct SimulationState<Policy: EvictionPolicy> {
     var droppedByWarning: [Bool]
     /// The warning being recovered from: when it came and the cost held before it.
     var recovering: (time: UInt64, target: Int)?
+    /// With `inFlight`: requests whose thumbnails have not landed, oldest
+    /// first (from `pendingStart`), and how many are in flight per memory key.
+    let window: Int
+    var pending: [Landing] = []
+    var pendingStart = 0
+    /// Requests holding a place in the window: those pending and those waiting on them.
+    var occupied = 0
+    var flightsByKey: [Int32]
+
+    /// What a request leaves behind once its image is in hand.
+    struct Landing {
+        let index: Int
+        let key: Slot
+        let cost: Int
+        let size: Int
+        let now: UInt64
+        let source: TierPlan.Source
+        let fate: TierPlan.Fate
+        /// The picture it shows (content id and source URL).
+        let held: (content: Int32, source: Int32)
+        /// Requests for the same thumbnail waiting on this one.
+        var joiners = 0
+    }
 
     init(trace: SimulationTrace, configuration: SimulationConfiguration, policy: Policy) {
         self.trace = trace
@@ -170,11 +211,15 @@ private struct SimulationState<Policy: EvictionPolicy> {
         memoryHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.keyCount) : []
         diskHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.diskKeyCount) : []
         droppedByWarning = tracksWarnings ? Array(repeating: false, count: trace.keyCount) : []
+        window = trace.hasDetails ? max(configuration.inFlight, 1) : 1
+        flightsByKey = window > 1 ? Array(repeating: 0, count: trace.keyCount) : []
     }
 
     @inline(__always)
     mutating func beforeRequest(_ index: Int, now: UInt64) {
         while nextEvent < trace.events.count, trace.events[nextEvent].beforeRequest <= index {
+            // Warnings, invalidations and relaunches meet the tiers after the requests in flight land.
+            landAll()
             apply(trace.events[nextEvent].kind, now: now)
             nextEvent += 1
         }
@@ -206,9 +251,11 @@ private struct SimulationState<Policy: EvictionPolicy> {
 
     /// A recorded request, step by step as `ImagePipeline` takes it: memory,
     /// then the disk entries the plan names, then the origin; what it leaves
-    /// behind is the plan's decision for where it came from and its fate.
+    /// behind is the plan's decision for where it came from and its fate,
+    /// landing at once or, with `inFlight`, when the window forces it.
     @inline(__always)
     mutating func detailedRequest(_ index: Int, key: Slot, cost: Int, size: Int, now: UInt64) {
+        while occupied >= window { landOldest() }
         bytesRequested &+= size
         let truth = (content: trace.contents[index], source: trace.sources[index])
         if core.lookup(key, now: now, removed: { _, _ in }) {
@@ -216,6 +263,17 @@ private struct SimulationState<Policy: EvictionPolicy> {
             byteHits &+= size
             check(served: memoryHolds[Int(key)], truth: truth)
             if !answers.isEmpty { answers[index] = .memory }
+            return
+        }
+        if !flightsByKey.isEmpty, flightsByKey[Int(key)] > 0,
+           let flight = pending[pendingStart...].lastIndex(where: { $0.key == key }) {
+            // A memory miss for a thumbnail in flight waits for it: answered as it is, stored once.
+            pending[flight].joiners += 1
+            occupied += 1
+            hits &+= 1
+            byteHits &+= size
+            check(served: pending[flight].held, truth: truth)
+            if !answers.isEmpty { answers[index] = .joined }
             return
         }
         let originalKey = trace.diskKeys[index], thumbnailKey = trace.diskThumbnailKeys[index]
@@ -245,6 +303,10 @@ private struct SimulationState<Policy: EvictionPolicy> {
             return
         case (.origin, _):
             noteRefetch(key, size: size, fromOrigin: true)
+            if plan.stores(after: .origin, fate).contains(.diskOriginal) {
+                storeOnDisk(originalKey, bytes: size)
+                diskHolds[Int(originalKey)] = truth
+            }
         case (.diskThumbnail, _), (.diskOriginal, _):
             let diskKey = source == .diskThumbnail ? thumbnailKey : originalKey
             disk!.recordAccess(diskKey)
@@ -254,20 +316,45 @@ private struct SimulationState<Policy: EvictionPolicy> {
             check(served: held, truth: truth)
             noteRefetch(key, size: size, fromOrigin: false)
         }
-        let stores = plan.stores(after: source, fate)
-        if stores.contains(.diskOriginal) {
-            storeOnDisk(originalKey, bytes: size)
-            diskHolds[Int(originalKey)] = truth
-        }
+        let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: fate, held: held)
+        guard window > 1 else { return land(landing) }
+        pending.append(landing)
+        occupied += 1
+        flightsByKey[Int(key)] += 1
+    }
+
+    /// Stores the decoded thumbnail where the plan says (the original went to disk with the download).
+    @inline(__always)
+    private mutating func land(_ landing: Landing) {
+        let index = landing.index, source = landing.source
+        let thumbnailKey = trace.diskThumbnailKeys[index]
+        let stores = plan.stores(after: source, landing.fate)
         let thumbnailBytes = trace.thumbnailSizes[index]
         if stores.contains(.memory),
-           insertInMemory(key, cost: cost, missCost: source == .diskThumbnail ? thumbnailBytes : size, now: now) {
-            memoryHolds[Int(key)] = held
+           insertInMemory(landing.key, cost: landing.cost, missCost: source == .diskThumbnail ? thumbnailBytes : landing.size, now: landing.now) {
+            memoryHolds[Int(landing.key)] = landing.held
         }
         if stores.contains(.diskThumbnail), thumbnailKey >= 0 {
             storeOnDisk(thumbnailKey, bytes: thumbnailBytes)
-            diskHolds[Int(thumbnailKey)] = held
+            diskHolds[Int(thumbnailKey)] = landing.held
         }
+    }
+
+    private mutating func landOldest() {
+        let landing = pending[pendingStart]
+        pendingStart += 1
+        occupied -= 1 + landing.joiners
+        flightsByKey[Int(landing.key)] -= 1
+        land(landing)
+        if pendingStart == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+        }
+    }
+
+    /// Lands every request in flight (before an event, and at the end).
+    mutating func landAll() {
+        while pendingStart < pending.count { landOldest() }
     }
 
     @inline(__always)
