@@ -53,7 +53,7 @@ public final class OriginServer: Sendable {
     }
 
     /// What the server saw.
-    public struct Statistics: Sendable, Equatable {
+    public struct Statistics: Sendable, Equatable, Codable {
         public var requests = 0
         public var imagesSynthesised = 0
         public var bytesSent = 0

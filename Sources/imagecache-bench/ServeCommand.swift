@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bench
 import Foundation
 import OriginServer
 
@@ -20,10 +21,42 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds (default: run until interrupted).")
     var seconds: Double?
 
+    @Flag(help: "JSON lines for scripts: {\"baseURL\"} once listening, {\"statistics\"} when stopped.")
+    var json = false
+
+    /// What `--json` prints, one line each.
+    struct Listening: Codable { let baseURL: String }
+    struct Stopped: Codable { let statistics: OriginServer.Statistics }
+
     func run() async throws {
         let latency = latencyMs > 0
             ? LatencyModel(otherHosts: .init(medianMilliseconds: latencyMs, sigma: latencySigma)) : .none
         let origin = try await OriginServer.start(.init(port: port, latency: latency))
+        if json {
+            try printLine(Listening(baseURL: origin.baseURL))
+        } else {
+            printUsage(origin)
+        }
+        if let seconds {
+            try await Task.sleep(for: .seconds(seconds))
+        } else {
+            while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
+        }
+        let statistics = origin.statistics
+        await origin.stop()
+        if json {
+            try printLine(Stopped(statistics: statistics))
+        } else {
+            print("served \(statistics.requests) requests, \(statistics.bytesSent) bytes, synthesised \(statistics.imagesSynthesised) images")
+        }
+    }
+
+    private func printLine(_ value: some Encodable) throws {
+        print(String(decoding: try ResultsJSON.encoder(lines: true).encode(value), as: UTF8.self))
+        fflush(nil)  // all streams: a script reads the line while we run
+    }
+
+    private func printUsage(_ origin: OriginServer) {
         print("""
             origin listening on \(origin.baseURL)
               images   \(origin.baseURL)/images/<content id>?w=1200&h=630&fmt=jpeg[&fault=<\(OriginFault.allCases.map(\.rawValue).joined(separator: "|"))>]
@@ -33,13 +66,6 @@ struct ServeCommand: AsyncParsableCommand {
               Unsplash \(origin.baseURL)/photos?page=1&per_page=15
               market   \(origin.baseURL)/api/products?page_no=1&items_per_page=20
             """)
-        if let seconds {
-            try await Task.sleep(for: .seconds(seconds))
-        } else {
-            while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
-        }
-        let statistics = origin.statistics
-        print("served \(statistics.requests) requests, \(statistics.bytesSent) bytes, synthesised \(statistics.imagesSynthesised) images")
-        await origin.stop()
+        fflush(nil)  // all streams: a script reads the line while we run
     }
 }

@@ -49,6 +49,44 @@ struct BenchProcess {
             stderr: String(decoding: err, as: UTF8.self))
     }
 
+    /// A running executable whose standard output is read line by line.
+    final class Running: @unchecked Sendable {  // used from one test task at a time
+        let process = Process()
+        private let output = Pipe()
+        private var buffered = Data()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = BenchProcess.executable
+            process.arguments = arguments
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        /// The next line of output, or nil at its end.
+        func nextLine() async throws -> String? {
+            try await BenchProcess.offPool { [self] in
+                while true {
+                    if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                        let line = buffered[..<newline]
+                        buffered = Data(buffered[buffered.index(after: newline)...])
+                        return String(decoding: line, as: UTF8.self)
+                    }
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { return buffered.isEmpty ? nil : String(decoding: buffered, as: UTF8.self) }
+                    buffered.append(chunk)
+                }
+            }
+        }
+
+        func exitStatus() async throws -> Int32 {
+            try await BenchProcess.offPool { [process] in
+                process.waitUntilExit()
+                return process.terminationStatus
+            }
+        }
+    }
+
     static func temporaryFile(_ name: String) -> URL {
         FileManager.default.temporaryDirectory
             .appendingPathComponent("icb-\(UUID().uuidString)-\(name)")

@@ -1,4 +1,7 @@
+import AsyncHTTPClient
 import Foundation
+import ImagePipeline
+import OriginServer
 import Testing
 
 @Suite("imagecache-bench command line")
@@ -43,13 +46,32 @@ struct CommandLineTests {
     }
 }
 
+/// What `serve --json` prints.
+private struct ServeListening: Decodable { let baseURL: String }
+private struct ServeStopped: Decodable { let statistics: OriginServer.Statistics }
+
 @Suite("imagecache-bench serve")
 struct ServeCommandTests {
-    @Test("starts the origin, answers, and stops after its time")
+    @Test("starts the origin, answers an image and a page, and stops after its time with what it served")
     func serve() async throws {
-        let output = try await BenchProcess.run(["serve", "--seconds", "0.5"])
-        #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.contains("origin listening on http://127.0.0.1:"))
-        #expect(output.stdout.contains("served 0 requests"))
+        let running = try BenchProcess.Running(["serve", "--seconds", "6", "--json"])
+        let listening = try JSONDecoder().decode(
+            ServeListening.self, from: Data(try #require(try await running.nextLine()).utf8))
+        #expect(listening.baseURL.hasPrefix("http://127.0.0.1:"))
+        let image = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: listening.baseURL + "/images/7?w=320&h=200&fmt=png"), timeout: .seconds(30))
+        #expect(image.status == .ok)
+        let body = try await image.body.collect(upTo: 1 << 20)
+        #expect(try Thumbnailer().header(of: Data(buffer: body)).width == 320)
+        let page = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: listening.baseURL + "/photos?page=1&per_page=15"), timeout: .seconds(30))
+        #expect(page.status == .ok)
+        _ = try await page.body.collect(upTo: 1 << 20)
+        let stopped = try JSONDecoder().decode(
+            ServeStopped.self, from: Data(try #require(try await running.nextLine()).utf8))
+        #expect(stopped.statistics.requests == 1)  // images; pages are not counted
+        #expect(stopped.statistics.imagesSynthesised == 1)
+        #expect(stopped.statistics.bytesSent == body.readableBytes)
+        #expect(try await running.exitStatus() == 0)
     }
 }

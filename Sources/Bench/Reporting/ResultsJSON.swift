@@ -3,9 +3,10 @@ import Foundation
 /// How the bench writes and prints JSON: pretty, keys sorted, slashes as they
 /// are, non-finite numbers as the strings "inf", "-inf" and "nan".
 public enum ResultsJSON {
-    public static func encoder() -> JSONEncoder {
+    /// `lines`: one value per line (JSON Lines), not indented.
+    public static func encoder(lines: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = lines ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return encoder
     }
