@@ -1,40 +1,6 @@
 import Foundation
 import Logging
 
-/// Which bytes a pipeline keeps on disk (as in Nuke): the downloaded originals,
-/// re-encoded thumbnails, or both.
-public enum DiskCachePolicy: String, Sendable, CaseIterable, Codable {
-    case originals, thumbnails, both
-}
-
-/// Why a disk cache could not be opened.
-public enum DiskCacheError: Error, Equatable, CustomStringConvertible {
-    /// Another process (or another `DiskCache`) has the directory open for writing.
-    case locked(directory: String)
-    /// The directory cannot be created or listed.
-    case unusable(FileSystemError)
-
-    public var description: String {
-        switch self {
-        case .locked(let directory): "disk cache \(directory) is in use by another process"
-        case .unusable(let error): "disk cache unusable: \(error)"
-        }
-    }
-}
-
-/// Counters a disk cache keeps.
-public struct DiskCacheStatistics: Sendable, Equatable, Codable {
-    public var hits = 0
-    public var misses = 0
-    public var writes = 0
-    public var writeFailures = 0
-    public var evictions = 0
-    /// Entries found damaged (checksum, length, key) and deleted.
-    public var corruptions = 0
-    /// Reads that failed for an I/O reason (counted as misses).
-    public var readFailures = 0
-}
-
 /// A crash-safe disk tier: one file per entry under a directory, named by the
 /// SHA-256 of its key.
 ///
@@ -88,10 +54,10 @@ public final class DiskCache: Sendable {
     }
 
     public let configuration: Configuration
-    private let state: Locked<Index>
+    let state: Locked<Index>
     private let lockDescriptor: Int32
     private let maintenance = DispatchQueue(label: "ImagePipeline.DiskCache.maintenance")
-    private var files: any FileSystem { configuration.fileSystem }
+    var files: any FileSystem { configuration.fileSystem }
 
     /// Opens (creating if needed) the cache directory, takes its lock and rebuilds the index.
     public init(_ configuration: Configuration) throws(DiskCacheError) {
@@ -126,30 +92,6 @@ public final class DiskCache: Sendable {
         writeRecency()
         files.close(lockDescriptor)
     }
-
-    /// Writes the names least recently accessed first, through a temporary
-    /// file and a rename; a failure only loses the order.
-    private func writeRecency() {
-        let names = state.withLock { index in index.model.slotsByRecency().compactMap { index.names[Int($0)] } }
-        let path = configuration.directory + "/" + Self.recencyFile
-        let text = Data(names.joined(separator: "\n").utf8)
-        do {
-            let descriptor = try files.create(path + ".tmp")
-            defer { files.close(descriptor) }
-            try withBytes(text) { bytes throws(FileSystemError) in
-                var written = 0
-                while written < bytes.count {
-                    written += try files.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
-                }
-            }
-            try files.rename(path + ".tmp", to: path)
-        } catch {
-            configuration.logger.debug("disk cache access order not saved: \(error)")
-            try? files.remove(path + ".tmp")
-        }
-    }
-
-    static let recencyFile = ".recency"
 
     // MARK: - Reading and writing
 
@@ -241,7 +183,7 @@ public final class DiskCache: Sendable {
 
     // MARK: - Internals
 
-    private func path(_ name: String) -> String { configuration.directory + "/" + name }
+    func path(_ name: String) -> String { configuration.directory + "/" + name }
 
     /// Writes to a unique temporary file, syncs it per policy, renames it into place.
     private func write(_ file: Data, as name: String, sequence: UInt64) throws(FileSystemError) {
@@ -300,116 +242,6 @@ public final class DiskCache: Sendable {
             index.trimScheduled = false
             guard index.model.needsTrim else { return }
             for name in index.trim() { try? files.remove(path(name)) }
-        }
-    }
-
-    /// Reads every entry's trailer, deletes leftovers and damaged entries, and
-    /// inserts the rest in write order.
-    private static func rebuild(_ index: inout Index, configuration: Configuration) throws(FileSystemError) {
-        let files = configuration.fileSystem
-        var found: [(name: String, sequence: UInt64, bytes: Int)] = []
-        for name in try files.contentsOfDirectory(configuration.directory) where name != ".lock" {
-            let path = configuration.directory + "/" + name
-            guard DiskFileName.isValid(name) else {
-                if name.hasSuffix(".tmp") { try? files.remove(path) }  // a write a crash interrupted
-                continue
-            }
-            do {
-                let (tail, size) = try files.readTail(path, count: DiskEntryFormat.trailerSize + 4096)
-                let (trailer, key) = try DiskEntryFormat.trailer(ofTail: tail, fileSize: size)
-                guard DiskFileName.of(key) == name else { throw DiskEntryFormat.Failure.wrongKey }
-                found.append((name, trailer.sequence, size))
-            } catch {
-                configuration.logger.warning("disk cache entry \(name) is unreadable (\(error)); deleted")
-                try? files.remove(path)
-                index.statistics.corruptions += 1
-            }
-        }
-        // The last clean close's access order, read once: a crash after this open leaves write order.
-        let recencyPath = configuration.directory + "/" + recencyFile
-        var rank: [String: Int] = [:]
-        if let saved = try? files.read(recencyPath) {
-            for (position, name) in String(decoding: saved, as: UTF8.self).split(separator: "\n").enumerated() {
-                rank[String(name)] = position
-            }
-            try? files.remove(recencyPath)
-        }
-        for entry in found.sorted(by: { (rank[$0.name] ?? .max, $0.sequence) < (rank[$1.name] ?? .max, $1.sequence) }) {
-            index.add(entry.name, bytes: entry.bytes)
-            index.sequence = max(index.sequence, entry.sequence)
-        }
-    }
-}
-
-extension DiskCache {
-    /// File names ↔ slots of the shared index model, plus counters.
-    fileprivate struct Index {
-        var model: DiskIndexModel
-        var slots: [String: Slot] = [:]
-        var names: [String?] = []
-        var freeSlots: [Slot] = []
-        var sequence: UInt64 = 0
-        var statistics = DiskCacheStatistics()
-        var trimScheduled = false
-
-        /// Whether a trim should be scheduled now (at most one is pending).
-        mutating func claimTrim() -> Bool {
-            guard model.needsTrim, !trimScheduled else { return false }
-            trimScheduled = true
-            return true
-        }
-
-        mutating func nextSequence() -> UInt64 {
-            sequence += 1
-            return sequence
-        }
-
-        /// Marks an entry used; false if it is not in the index.
-        mutating func touch(_ name: String) -> Bool {
-            guard let slot = slots[name] else { return false }
-            model.recordAccess(slot)
-            return true
-        }
-
-        mutating func add(_ name: String, bytes: Int) {
-            if let old = slots[name] { model.remove(old); release(old) }
-            let slot = freeSlots.popLast() ?? Slot(names.count)
-            if Int(slot) == names.count { names.append(name) } else { names[Int(slot)] = name }
-            slots[name] = slot
-            model.insert(slot, bytes: bytes)
-            statistics.writes += 1
-        }
-
-        /// Removes an entry from the index; false if it was not there.
-        mutating func remove(_ name: String) -> Bool {
-            guard let slot = slots[name] else { return false }
-            model.remove(slot)
-            release(slot)
-            return true
-        }
-
-        mutating func trim() -> [String] {
-            var victims: [Slot] = []
-            model.trim { victims.append($0) }
-            let evicted = victims.compactMap { names[Int($0)] }
-            victims.forEach { release($0) }
-            statistics.evictions += victims.count
-            return evicted
-        }
-
-        mutating func removeAll() -> [String] {
-            let all = Array(slots.keys)
-            model.removeAll()
-            slots = [:]
-            names = []
-            freeSlots = []
-            return all
-        }
-
-        private mutating func release(_ slot: Slot) {
-            if let name = names[Int(slot)] { slots[name] = nil }
-            names[Int(slot)] = nil
-            freeSlots.append(slot)
         }
     }
 }
