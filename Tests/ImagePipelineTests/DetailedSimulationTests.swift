@@ -45,24 +45,30 @@ struct DetailedSimulationTests {
         #expect(ignored.hits == 3)
     }
 
-    @Test("with requests in flight, a thumbnail lands when the window is full: a repeat joins it, a later one finds it")
+    @Test("with requests in flight, a thumbnail lands when the window is full: a repeat joins it, another size shares the download")
     func inFlightWindow() {
         var trace = Self.emptyTrace(keys: 4)
-        for key: Slot in [0, 1, 0, 2, 3, 0] { Self.request(&trace, key: key, content: Int32(key), source: Int32(key)) }
+        for key: Slot in [0, 1, 0, 2] { Self.request(&trace, key: key, content: Int32(key), source: Int32(key)) }
+        // Another display size of URL 2 (its own memory key, the same original on disk).
+        trace.append(key: 3, cost: 1, size: 100, time: 0, detail: .init(diskKey: 2, content: 2, source: 2, outcome: .store))
+        Self.request(&trace, key: 0, content: 0, source: 0)
         func run(_ inFlight: Int) -> CacheSimulator.Answered {
             CacheSimulator.answers(trace, SimulationConfiguration(
                 limits: unitLimits(2), policy: .lru, disk: .init(byteLimit: 1_000), inFlight: inFlight))
         }
-        // One at a time: the repeat is a memory hit, and the last request finds 0 evicted but on disk.
+        // One at a time: the repeat is a memory hit, the other size reads URL 2's original from
+        // disk, and the last request finds 0 evicted but on disk.
         let sequential = run(1)
-        #expect(sequential.answers == [.origin, .origin, .memory, .origin, .origin, .disk])
+        #expect(sequential.answers == [.origin, .origin, .memory, .origin, .disk, .disk])
         #expect(run(0).answers == sequential.answers)
-        // Three in flight: the repeat joins the first flight; 0 and 1 land only when the window
-        // fills, so 0 is still in memory at the end.
+        #expect(sequential.sharedDownloads == 0)
+        // Three in flight: the repeat joins the first flight; the other size asks while URL 2
+        // downloads and shares it; 0 and 1 land only when the window fills, so 0 is still in
+        // memory at the end.
         let windowed = run(3)
         #expect(windowed.answers == [.origin, .origin, .joined, .origin, .origin, .memory])
+        #expect(windowed.sharedDownloads == 1)
         #expect(windowed.result.hits == 2 && windowed.result.diskHits == 0)
-        #expect(windowed.result.originFetches == 4)
         #expect(windowed.result.statistics.insertions == 4)  // the join stored nothing of its own
     }
 

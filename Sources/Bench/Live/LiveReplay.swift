@@ -381,7 +381,8 @@ public enum LiveReplay {
                     liveCancelled: books.cancelled, simulatedCancelled: simulated.cancelledTransfers,
                     liveOffline: fetcher.offlineRefusals.withLock { $0 }, simulatedOffline: simulated.offlineMisses,
                     liveJoins: totals.coalesced, simulatedJoins: simulatedJoins,
-                    sharedDownloads: max(totals.networkLoads - (fetched.succeeded - fetcherBefore.succeeded), 0),
+                    liveSharedDownloads: max(totals.networkLoads - (fetched.succeeded - fetcherBefore.succeeded), 0),
+                    simulatedSharedDownloads: answered.sharedDownloads,
                     differences: differences),
                 memoryOverTime: samples)
         }

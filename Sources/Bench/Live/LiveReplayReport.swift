@@ -62,9 +62,9 @@ public struct LiveReplayReport: Codable, Sendable {
     /// Live and simulated counts side by side, and the requests answered
     /// differently. One at a time (`concurrency` 1) the two take the same
     /// decisions in the same order and differ nowhere. With requests in
-    /// flight together the simulator models the window (`inFlight`): joins
-    /// and thumbnails that land late. Live requests finish in the order they
-    /// do, not oldest first, and downloads take time: there the two differ.
+    /// flight together the simulator models the window (`inFlight`): joins,
+    /// shared downloads and thumbnails that land late. Live requests finish
+    /// in the order they do, not oldest first: there the two differ.
     public struct Comparison: Codable, Sendable {
         public var liveMemoryHits: Int
         public var simulatedMemoryHits: Int
@@ -77,9 +77,9 @@ public struct LiveReplayReport: Codable, Sendable {
         /// Requests that waited on a flight for the same thumbnail.
         public var liveJoins: Int
         public var simulatedJoins: Int
-        /// Live downloads another display size of the URL was already making
-        /// (the simulator counts downloads as instant, so it has none).
-        public var sharedDownloads: Int
+        /// Downloads another display size of the URL was already making.
+        public var liveSharedDownloads: Int
+        public var simulatedSharedDownloads: Int
         /// Requests answered differently, by "live / simulated" answer.
         public var differences: [String: Int]
     }

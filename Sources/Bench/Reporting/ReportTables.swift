@@ -134,7 +134,7 @@ public enum ReportTables {
         var table = TextTable([
             ("trace", .left), ("memory hits live/sim", .right), ("disk hits live/sim", .right),
             ("cancelled live/sim", .right), ("offline live/sim", .right), ("joins live/sim", .right),
-            ("shared downloads", .right), ("memory Δ pt", .right), ("either Δ pt", .right),
+            ("shared downloads live/sim", .right), ("memory Δ pt", .right), ("either Δ pt", .right),
             ("answered differently (live / simulated)", .left),
         ])
         for report in reports {
@@ -142,7 +142,7 @@ public enum ReportTables {
             table.append([
                 report.trace, "\(counts.liveMemoryHits)/\(counts.simulatedMemoryHits)", "\(counts.liveDiskHits)/\(counts.simulatedDiskHits)",
                 "\(counts.liveCancelled)/\(counts.simulatedCancelled)", "\(counts.liveOffline)/\(counts.simulatedOffline)",
-                "\(counts.liveJoins)/\(counts.simulatedJoins)", String(counts.sharedDownloads),
+                "\(counts.liveJoins)/\(counts.simulatedJoins)", "\(counts.liveSharedDownloads)/\(counts.simulatedSharedDownloads)",
                 number((report.liveHitRatio - report.simulatedHitRatio) * 100, 2, style),
                 number((report.liveCombinedHitRatio - report.simulatedCombinedHitRatio) * 100, 2, style),
                 counts.differences.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(separator: ", "),
