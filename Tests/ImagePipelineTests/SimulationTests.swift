@@ -50,6 +50,51 @@ struct SimulationTests {
         #expect(abs(predicted - (capacity == 100 ? 0.843 : 0.563)) < 0.005)  // the figures the issue quotes
     }
 
+    @Test("a count limit sizes every policy's queues as the same capacity in unit costs does", arguments: EvictionPolicyKind.allCases)
+    func countLimitBindsLikeCost(_ kind: EvictionPolicyKind) {
+        // A Zipf(0.8) get-or-set stream over 20k keys, room for 2k.
+        let trace = SimulationTrace.zipf(objects: 20_000, alpha: 0.8, requests: 200_000, seed: 16)
+        let byCost = CacheSimulator.run(trace, SimulationConfiguration(limits: unitLimits(2_000), policy: kind))
+        let byCount = CacheSimulator.run(
+            trace, SimulationConfiguration(limits: CacheLimits(costLimit: .max, countLimit: 2_000, maxEntryFraction: 1), policy: kind))
+        let both = CacheSimulator.run(
+            trace, SimulationConfiguration(limits: CacheLimits(costLimit: 2_000, countLimit: 2_000, maxEntryFraction: 1), policy: kind))
+        // W-TinyLFU's sketch starts at the count limit's width instead of growing to it: a hair apart.
+        let tolerance = kind == .wTinyLFU ? 0.002 : 0
+        #expect(abs(byCount.hitRatio - byCost.hitRatio) <= tolerance, "count \(byCount.hitRatio), cost \(byCost.hitRatio)")
+        #expect(abs(both.hitRatio - byCost.hitRatio) <= tolerance, "both \(both.hitRatio), cost \(byCost.hitRatio)")
+        if kind == .s3fifo(moveToMainThreshold: 1) || kind == .wTinyLFU {
+            // Before: S3-FIFO fell below LRU under a count limit, and W-TinyLFU equalled it.
+            let lru = CacheSimulator.run(trace, SimulationConfiguration(limits: unitLimits(2_000), policy: .lru))
+            #expect(byCount.hitRatio > lru.hitRatio + 0.03, "\(kind) \(byCount.hitRatio) against LRU \(lru.hitRatio)")
+        }
+    }
+
+    @Test("trimming to nothing and purging leave every policy empty", arguments: EvictionPolicyKind.allCases)
+    func trimsEmptyEveryPolicy(_ kind: EvictionPolicyKind) {
+        struct Fill: EvictionPolicyVisitor {
+            func visit<Policy: EvictionPolicy>(_ policy: Policy) -> [Int] {
+                var core = CacheCore(policy: policy)
+                func fill() {
+                    for slot in 0..<50 {
+                        _ = core.insert(NewEntry(slot: Slot(slot), cost: slot % 3, fingerprint: (slot + 1).cacheFingerprint), now: 0) { _, _ in }
+                    }
+                }
+                fill()
+                let filled = core.count
+                core.trim(toCost: 0) { _, _ in }
+                let afterTrim = core.count
+                fill()
+                core.respond(to: .purgeAll, now: 0) { _, _ in }
+                return [filled, afterTrim, core.count, core.totalCost]
+            }
+        }
+        let counts = kind.withPolicy(limits: CacheLimits(costLimit: 1_000, countLimit: 100, maxEntryFraction: 1), Fill())
+        #expect(counts[0] == 50)
+        #expect(counts[1] == 0, "\(kind) kept \(counts[1]) entries after trimming to cost 0")
+        #expect(counts[2] == 0 && counts[3] == 0, "\(kind) kept \(counts[2]) entries after a purge")
+    }
+
     @Test("the live MemoryCache makes the simulator's decisions", arguments: EvictionPolicyKind.allCases)
     func liveMatchesSimulation(_ kind: EvictionPolicyKind) {
         var generator = SplitMix64(seed: 77)

@@ -19,16 +19,49 @@ public struct CacheLimits: Sendable, Hashable {
     }
 
     /// The largest cost a single entry may have.
-    public var maxEntryCost: Int { Int(Double(costLimit) * min(max(maxEntryFraction, 0), 1)) }
+    public var maxEntryCost: Int {
+        let cost = Double(costLimit) * min(max(maxEntryFraction, 0), 1)
+        return cost >= Double(Int.max) ? .max : Int(cost)  // no cost limit: no cap either
+    }
 
     /// Whether an entry of this cost may be stored at all.
     public func admits(cost: Int) -> Bool { cost >= 0 && cost <= maxEntryCost && countLimit > 0 }
+
+    /// A queue's share of the limits: `fraction` of the cost limit and of the
+    /// count limit, so a policy's queues are sized by whichever limit binds
+    /// (an absent limit, `Int.max`, stays absent; a count share is at least one entry).
+    @inlinable
+    public func share(_ fraction: Double) -> QueueShare {
+        QueueShare(
+            cost: costLimit == .max ? .max : Int(Double(costLimit) * fraction),
+            count: countLimit == .max ? .max : max(Int(Double(countLimit) * fraction), min(countLimit, 1)))
+    }
 
     /// Whether a cache holding `count` entries of `cost` in total needs to evict to take one more of `extra`.
     @inline(__always)
     package func isOver(cost: Int, count: Int, adding extra: Int) -> Bool {
         cost + extra > costLimit || count + 1 > countLimit
     }
+}
+
+/// Part of a cache's limits given to one of a policy's queues.
+public struct QueueShare: Sendable, Hashable {
+    public var cost: Int
+    public var count: Int
+
+    @inlinable
+    public init(cost: Int, count: Int) {
+        self.cost = cost
+        self.count = count
+    }
+
+    /// Whether a queue holding this much has used its share.
+    @inlinable
+    public func isFilled(cost: Int, count: Int) -> Bool { cost >= self.cost || count >= self.count }
+
+    /// Whether a queue holding this much is over its share.
+    @inlinable
+    public func isExceeded(cost: Int, count: Int) -> Bool { cost > self.cost || count > self.count }
 }
 
 /// What a policy learns about an entry when it is inserted.

@@ -1,7 +1,7 @@
 /// A bounded FIFO of fingerprints of recently evicted keys, with O(1)
-/// membership. Bounded by the total cost of the entries it remembers, so it
-/// covers as much history as the queue it feeds could hold. Stores keys, not
-/// values: 16 bytes per ghost plus the index.
+/// membership. Bounded by the total cost and the number of the entries it
+/// remembers, so it covers as much history as the queue it feeds could hold
+/// under either limit. Stores keys, not values: 16 bytes per ghost plus the index.
 struct GhostQueue {
     private var ring: [(fingerprint: UInt64, cost: Int)] = []
     private var sequenceOfFirst = 0
@@ -14,12 +14,12 @@ struct GhostQueue {
 
     func contains(_ fingerprint: UInt64) -> Bool { index[fingerprint] != nil }
 
-    /// Adds a ghost and drops the oldest while the remembered cost exceeds `capacity`.
-    mutating func append(_ fingerprint: UInt64, cost: Int, capacity: Int) {
+    /// Adds a ghost and drops the oldest while the ghosts exceed `capacity`.
+    mutating func append(_ fingerprint: UInt64, cost: Int, capacity: QueueShare) {
         index[fingerprint] = sequenceOfFirst + ring.count - start
         ring.append((fingerprint, cost))
         totalCost += cost
-        while totalCost > max(capacity, 0), count > 0 { dropOldest() }
+        while capacity.isExceeded(cost: totalCost, count: count), count > 0 { dropOldest() }
         compact()
     }
 

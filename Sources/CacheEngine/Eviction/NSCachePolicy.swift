@@ -65,6 +65,13 @@ public struct NSCachePolicy: EvictionPolicy {
     /// takes the sentinel and then the entry NSCache ranks lowest.
     public mutating func evictNext() -> Slot? {
         guard count > 0 else { return nil }
+        if count == 1, let only = resident.firstIndex(of: true) {
+            // A count limit of 0 means "none" to NSCache: the last entry, its only choice, goes by hand.
+            cache.removeObject(forKey: NSNumber(value: only))
+            _ = recorder.take()
+            forget(Slot(only))
+            return Slot(only)
+        }
         let savedCountLimit = cache.countLimit
         cache.countLimit = count - 1
         cache.setObject(SlotBox(-1), forKey: sentinel, cost: 0)

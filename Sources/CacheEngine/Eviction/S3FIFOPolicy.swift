@@ -1,6 +1,8 @@
 /// S3-FIFO (Yang et al., SOSP 2023): a small FIFO queue S for new entries (10% of
-/// the cost limit), a main FIFO queue M, and a ghost queue G of keys recently
-/// evicted from S. Each entry has a 2-bit frequency raised by hits.
+/// the limits), a main FIFO queue M, and a ghost queue G of keys recently
+/// evicted from S. Each entry has a 2-bit frequency raised by hits. Shares are
+/// of both the cost and the count limit: S is full when either share is used,
+/// so the policy works the same whichever limit binds.
 ///
 /// - Insert: a key found in G goes straight to M; any other key goes to S.
 /// - Evict from S (when S holds at least its share): the oldest entry moves to M
@@ -10,15 +12,17 @@
 ///   its frequency lowered by one; the first with frequency 0 leaves.
 /// - Too large for S: an entry costing more than S's whole share is inserted
 ///   into M directly, since S could never hold it alongside anything else.
-/// G remembers evicted keys whose costs add up to M's share of the limit (as
-/// libCacheSim sizes it), so it spans as much history as M could hold.
+/// G remembers as many evicted keys as M's share of the limits could hold (as
+/// libCacheSim sizes it), by cost and by count.
 public struct S3FIFOPolicy: EvictionPolicy {
     public static let name = "S3-FIFO"
     public let limits: CacheLimits
     /// Hits an entry needs while in S to be promoted to M (1 or 2).
     public let moveToMainThreshold: UInt8
-    /// S's share of the cost limit.
+    /// S's share of the limits.
     public let smallFraction: Double
+    private let smallShare: QueueShare
+    private let ghostShare: QueueShare
     private var table = SlotTable()
     private var small = SlotList(id: 1)
     private var main = SlotList(id: 2)
@@ -31,9 +35,9 @@ public struct S3FIFOPolicy: EvictionPolicy {
         self.limits = limits
         self.moveToMainThreshold = UInt8(min(max(moveToMainThreshold, 1), 3))
         self.smallFraction = smallFraction
+        smallShare = limits.share(smallFraction)
+        ghostShare = limits.share(1 - smallFraction)
     }
-
-    private var smallCapacity: Int { Int(Double(limits.costLimit) * smallFraction) }
 
     public var totalCost: Int { small.cost + main.cost }
     public var count: Int { small.count + main.count }
@@ -60,7 +64,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
         let index = Int(entry.slot)
         fingerprints[index] = entry.fingerprint
         table.counter[index] = 0
-        if ghosts.contains(entry.fingerprint) || entry.cost > smallCapacity {
+        if ghosts.contains(entry.fingerprint) || entry.cost > smallShare.cost {
             ghosts.remove(entry.fingerprint)
             table.append(entry.slot, cost: entry.cost, to: &main)
         } else {
@@ -79,7 +83,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     public mutating func evictNext() -> Slot? {
         while !small.isEmpty || !main.isEmpty {
-            if !small.isEmpty && (small.cost >= smallCapacity || main.isEmpty) {
+            if !small.isEmpty && (smallShare.isFilled(cost: small.cost, count: small.count) || main.isEmpty) {
                 if let victim = evictFromSmall() { return victim }
             } else if let victim = evictFromMain() {
                 return victim
@@ -99,7 +103,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
         }
         let cost = table.cost(of: oldest)
         table.unlink(oldest, from: &small)
-        ghosts.append(fingerprints[index], cost: cost, capacity: limits.costLimit - smallCapacity)
+        ghosts.append(fingerprints[index], cost: cost, capacity: ghostShare)
         return oldest
     }
 

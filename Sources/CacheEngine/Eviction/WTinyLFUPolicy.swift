@@ -1,6 +1,8 @@
 /// W-TinyLFU (Einziger et al., 2017; as in Caffeine): a small LRU window (1% of
-/// the cost limit) in front of a segmented-LRU main area (probation, and a
-/// protected segment of 80% of main), with TinyLFU admission.
+/// the limits) in front of a segmented-LRU main area (probation, and a
+/// protected segment of 80% of main), with TinyLFU admission. Shares are of
+/// both the cost and the count limit, so the policy works the same whichever
+/// limit binds.
 ///
 /// - Every access is counted in a `FrequencySketch`.
 /// - New entries enter the window; entries leaving the window join probation.
@@ -21,6 +23,8 @@ public struct WTinyLFUPolicy: EvictionPolicy {
     private var protected = SlotList(id: 3)
     private var sketch: FrequencySketch
     private var fingerprints: [UInt64] = []
+    private let windowShare: QueueShare
+    private let protectedShare: QueueShare
 
     public init(limits: CacheLimits) { self.init(limits: limits, windowFraction: 0.01) }
 
@@ -30,11 +34,12 @@ public struct WTinyLFUPolicy: EvictionPolicy {
         self.protectedFraction = protectedFraction
         let expectedEntries = limits.countLimit == .max ? 1024 : min(limits.countLimit, 1 << 22)
         sketch = FrequencySketch(width: expectedEntries)
-    }
-
-    private var windowCapacity: Int { Int(Double(limits.costLimit) * windowFraction) }
-    private var protectedCapacity: Int {
-        Int(Double(limits.costLimit - windowCapacity) * protectedFraction)
+        let window = limits.share(windowFraction)
+        windowShare = window
+        let main = limits.share(1 - windowFraction)
+        protectedShare = QueueShare(
+            cost: main.cost == .max ? .max : Int(Double(limits.costLimit - window.cost) * protectedFraction),
+            count: main.count == .max ? .max : Int(Double(limits.countLimit - window.count) * protectedFraction))
     }
 
     public var totalCost: Int { window.cost + probation.cost + protected.cost }
@@ -49,7 +54,7 @@ public struct WTinyLFUPolicy: EvictionPolicy {
             table.moveToBack(slot, in: &window)
         case probation.id:
             table.move(slot, from: &probation, to: &protected)
-            while protected.cost > protectedCapacity, protected.front != slot {
+            while protectedShare.isExceeded(cost: protected.cost, count: protected.count), protected.front != slot {
                 table.move(protected.front, from: &protected, to: &probation)
             }
         default:
@@ -66,7 +71,7 @@ public struct WTinyLFUPolicy: EvictionPolicy {
         fingerprints[Int(entry.slot)] = entry.fingerprint
         sketch.increment(entry.fingerprint)
         table.append(entry.slot, cost: entry.cost, to: &window)
-        while window.cost > windowCapacity, window.front != SlotTable.none {
+        while windowShare.isExceeded(cost: window.cost, count: window.count), window.front != SlotTable.none {
             table.move(window.front, from: &window, to: &probation)
         }
         var admitted = true
