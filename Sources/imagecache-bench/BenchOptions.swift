@@ -12,6 +12,9 @@ struct WorkloadOptions: ParsableArguments {
     @Option(help: "Use only the first N requests of each trace.")
     var requests: Int?
 
+    @Flag(help: "Count every object of a libCacheSim trace as size 1 (its object mode): sizes then count objects.")
+    var objects = false
+
     func load(progress: ProgressLine = ProgressLine()) throws -> [RecordedWorkload] {
         let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
         return try paths.map { path in
@@ -21,11 +24,15 @@ struct WorkloadOptions: ParsableArguments {
         }
     }
 
-    /// Recorded traces, and binary `.icbt` simulation traces (keys already interned) as they are.
+    /// Recorded traces; binary `.icbt` simulation traces (keys already interned) and
+    /// libCacheSim `.oracleGeneral` traces as they are.
     func loadInputs(progress: ProgressLine = ProgressLine()) throws -> [SimulationMatrix.Input] {
         let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
         return try paths.map { path in
             progress.update("reading \(path)")
+            if OracleGeneralTrace.isOracleGeneral(path) {
+                return .plain(name: URL(fileURLWithPath: path).lastPathComponent, try OracleGeneralTrace.read(path, objects: objects))
+            }
             guard SimulationTraceFile.isBinaryTrace(path) else {
                 let workload = try RecordedWorkload.load(path: path)
                 return .recorded(requests.map { workload.prefix($0) } ?? workload)
@@ -58,6 +65,9 @@ struct CacheOptions: ParsableArguments {
 
     @Option(help: "Disk sizes as for --memory, or none.")
     var disk = "150MB"
+
+    @Option(help: "Largest entry the memory tier takes, as a share of its size (Nuke's 10%; 100% for none, as libCacheSim).")
+    var maxEntry = "10%"
 
     @Option(help: "What the disk keeps: originals, thumbnails (re-encoded) or both.")
     var diskPolicy = ReplayDefaults.diskPolicy.rawValue
@@ -95,6 +105,10 @@ struct CacheOptions: ParsableArguments {
         matrix.warnings = try Self.warningSource(warnings)
         matrix.honoursInvalidations = !ignoreInvalidations
         matrix.inFlight = inFlight
+        guard case .fraction(let share) = try Self.size(maxEntry), share <= 1 else {
+            throw ValidationError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
+        }
+        matrix.maxEntryFraction = share
         return matrix
     }
 

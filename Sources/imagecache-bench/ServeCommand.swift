@@ -21,6 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds (default: run until interrupted).")
     var seconds: Double?
 
+    @Flag(help: "Stop when standard input closes: a script or test holds it open while it uses the origin.")
+    var stopOnEOF = false
+
     @Flag(help: "JSON lines for scripts: {\"baseURL\"} once listening, {\"statistics\"} when stopped.")
     var json = false
 
@@ -37,7 +40,14 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             printUsage(origin)
         }
-        if let seconds {
+        if stopOnEOF {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread {
+                    while !FileHandle.standardInput.availableData.isEmpty {}
+                    done.resume()
+                }.start()
+            }
+        } else if let seconds {
             try await Task.sleep(for: .seconds(seconds))
         } else {
             while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }

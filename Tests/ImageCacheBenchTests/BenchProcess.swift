@@ -52,12 +52,14 @@ struct BenchProcess {
     /// A running executable whose standard output is read line by line.
     final class Running: @unchecked Sendable {  // used from one test task at a time
         let process = Process()
+        private let input = Pipe()
         private let output = Pipe()
         private var buffered = Data()
 
         init(_ arguments: [String]) throws {
             process.executableURL = BenchProcess.executable
             process.arguments = arguments
+            process.standardInput = input
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -78,6 +80,9 @@ struct BenchProcess {
                 }
             }
         }
+
+        /// Closes the executable's standard input.
+        func closeInput() throws { try input.fileHandleForWriting.close() }
 
         func exitStatus() async throws -> Int32 {
             try await BenchProcess.offPool { [process] in

@@ -52,9 +52,9 @@ private struct ServeStopped: Decodable { let statistics: OriginServer.Statistics
 
 @Suite("imagecache-bench serve")
 struct ServeCommandTests {
-    @Test("starts the origin, answers an image and a page, and stops after its time with what it served")
+    @Test("starts the origin, answers an image and a page, and stops with what it served when its input closes")
     func serve() async throws {
-        let running = try BenchProcess.Running(["serve", "--seconds", "6", "--json"])
+        let running = try BenchProcess.Running(["serve", "--stop-on-eof", "--json"])
         let listening = try JSONDecoder().decode(
             ServeListening.self, from: Data(try #require(try await running.nextLine()).utf8))
         #expect(listening.baseURL.hasPrefix("http://127.0.0.1:"))
@@ -67,6 +67,7 @@ struct ServeCommandTests {
             HTTPClientRequest(url: listening.baseURL + "/photos?page=1&per_page=15"), timeout: .seconds(30))
         #expect(page.status == .ok)
         _ = try await page.body.collect(upTo: 1 << 20)
+        try running.closeInput()
         let stopped = try JSONDecoder().decode(
             ServeStopped.self, from: Data(try #require(try await running.nextLine()).utf8))
         #expect(stopped.statistics.requests == 1)  // images; pages are not counted

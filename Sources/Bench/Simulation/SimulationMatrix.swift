@@ -17,6 +17,8 @@ public struct SimulationMatrix: Sendable {
     public var honoursInvalidations = true
     /// Requests in flight together (see `SimulationConfiguration.inFlight`).
     public var inFlight = 0
+    /// Largest memory entry, as a share of the memory size (`CacheLimits.maxEntryFraction`).
+    public var maxEntryFraction = 0.1
     public var bounds = true
 
     public init() {}
@@ -76,7 +78,7 @@ public struct SimulationMatrix: Sendable {
             let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprint.memory)
             let diskBytes = diskSizes[cell.disk].map { $0.resolved(footprint: footprint.disk) }
             let configuration = SimulationConfiguration(
-                limits: CacheLimits(costLimit: memoryBytes), policy: policies[cell.policy],
+                limits: CacheLimits(costLimit: memoryBytes, maxEntryFraction: maxEntryFraction), policy: policies[cell.policy],
                 pressure: reactions[cell.reaction].policy, warnings: warnings,
                 disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations,
                 inFlight: inFlight)
@@ -101,7 +103,7 @@ public struct SimulationMatrix: Sendable {
         let scoped = traces.map { $0.map { $0.trace.scopedToLaunches() } }
         let found = ParallelMap.run(boundCells, progress: progress, label: "bounds") { cell -> OfflineBoundsRow in
             let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprints[cell.trace][cell.strategy].memory)
-            return OfflineBoundsRow(trace: scoped[cell.trace][cell.strategy], limits: CacheLimits(costLimit: memoryBytes))
+            return OfflineBoundsRow(trace: scoped[cell.trace][cell.strategy], limits: CacheLimits(costLimit: memoryBytes, maxEntryFraction: maxEntryFraction))
         }
         var boundsByCell: [String: OfflineBoundsRow] = [:]
         for (cell, bound) in zip(boundCells, found) {

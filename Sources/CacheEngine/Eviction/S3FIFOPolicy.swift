@@ -1,19 +1,18 @@
-/// S3-FIFO (Yang et al., SOSP 2023): a small FIFO queue S for new entries (10% of
-/// the limits), a main FIFO queue M, and a ghost queue G of keys recently
-/// evicted from S. Each entry has a 2-bit frequency raised by hits. Shares are
-/// of both the cost and the count limit: S is full when either share is used,
-/// so the policy works the same whichever limit binds.
+/// S3-FIFO (Yang et al., SOSP 2023), as libCacheSim (the authors' reference)
+/// runs it: a small FIFO queue S for new entries (10% of the limits), a main
+/// FIFO queue M (the rest), and a ghost queue G of keys recently evicted from
+/// S. Each entry has a frequency raised by hits. Shares are of both the cost
+/// and the count limit, so the policy works the same whichever limit binds.
 ///
-/// - Insert: a key found in G goes straight to M; any other key goes to S.
-/// - Evict from S (when S holds at least its share): the oldest entry moves to M
-///   if it was hit at least `moveToMainThreshold` times, else it leaves and its
-///   key joins G.
-/// - Evict from M: the oldest entry with a frequency above 0 is reinserted with
-///   its frequency lowered by one; the first with frequency 0 leaves.
-/// - Too large for S: an entry costing more than S's whole share is inserted
-///   into M directly, since S could never hold it alongside anything else.
-/// G remembers as many evicted keys as M's share of the limits could hold (as
-/// libCacheSim sizes it), by cost and by count.
+/// - Insert: a key found in G goes straight to M; any other key goes to S,
+///   unless it costs S's whole share or more: then it is not kept at all.
+/// - Evict from M when M is over its share or S is empty, else from S.
+/// - Evicting from S goes on until an entry leaves: the oldest entry moves to
+///   M (frequency reset) if it was hit at least `moveToMainThreshold` times,
+///   else it leaves and its key joins G.
+/// - Evicting from M: the oldest entry with a frequency above 0 is reinserted
+///   with its frequency (at most 3) lowered by one; the first with frequency 0 leaves.
+/// G remembers as many evicted keys as 90% of the limits could hold, by cost and by count.
 public struct S3FIFOPolicy: EvictionPolicy {
     public static let name = "S3-FIFO"
     public let limits: CacheLimits
@@ -22,6 +21,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     /// S's share of the limits.
     public let smallFraction: Double
     private let smallShare: QueueShare
+    private let mainShare: QueueShare
     private let ghostShare: QueueShare
     private var table = SlotTable()
     private var small = SlotList(id: 1)
@@ -35,7 +35,11 @@ public struct S3FIFOPolicy: EvictionPolicy {
         self.limits = limits
         self.moveToMainThreshold = UInt8(min(max(moveToMainThreshold, 1), 3))
         self.smallFraction = smallFraction
-        smallShare = limits.share(smallFraction)
+        let small = limits.share(smallFraction)
+        smallShare = small
+        mainShare = QueueShare(
+            cost: limits.costLimit == .max ? .max : limits.costLimit - small.cost,
+            count: limits.countLimit == .max ? .max : limits.countLimit - small.count)
         ghostShare = limits.share(1 - smallFraction)
     }
 
@@ -60,11 +64,13 @@ public struct S3FIFOPolicy: EvictionPolicy {
         if fingerprints.count < table.capacity {
             fingerprints.append(contentsOf: repeatElement(0, count: table.capacity - fingerprints.count))
         }
+        let returning = ghosts.contains(entry.fingerprint)
+        guard returning || entry.cost < smallShare.cost else { return false }
         makeRoom(for: entry.cost, evict: evict)
         let index = Int(entry.slot)
         fingerprints[index] = entry.fingerprint
         table.counter[index] = 0
-        if ghosts.contains(entry.fingerprint) || entry.cost > smallShare.cost {
+        if returning {
             ghosts.remove(entry.fingerprint)
             table.append(entry.slot, cost: entry.cost, to: &main)
         } else {
@@ -83,10 +89,13 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     public mutating func evictNext() -> Slot? {
         while !small.isEmpty || !main.isEmpty {
-            if !small.isEmpty && (smallShare.isFilled(cost: small.cost, count: small.count) || main.isEmpty) {
-                if let victim = evictFromSmall() { return victim }
-            } else if let victim = evictFromMain() {
-                return victim
+            if small.isEmpty || mainShare.isExceeded(cost: main.cost, count: main.count) {
+                if let victim = evictFromMain() { return victim }
+            } else {
+                // S keeps promoting until one of its entries leaves, even past M's share.
+                while !small.isEmpty {
+                    if let victim = evictFromSmall() { return victim }
+                }
             }
         }
         return nil
