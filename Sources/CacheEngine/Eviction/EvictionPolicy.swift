@@ -37,6 +37,14 @@ public struct CacheLimits: Sendable, Hashable {
             count: countLimit == .max ? .max : max(Int(Double(countLimit) * fraction), min(countLimit, 1)))
     }
 
+    /// What is left of the limits once `share` is given to one queue (an absent limit stays absent).
+    @inlinable
+    public func remaining(after share: QueueShare) -> CacheLimits {
+        CacheLimits(
+            costLimit: costLimit == .max ? .max : costLimit - share.cost,
+            countLimit: countLimit == .max ? .max : countLimit - share.count, maxEntryFraction: maxEntryFraction)
+    }
+
     /// Whether a cache holding `count` entries of `cost` in total needs to evict to take one more of `extra`.
     @inline(__always)
     package func isOver(cost: Int, count: Int, adding extra: Int) -> Bool {

@@ -37,9 +37,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
         self.smallFraction = smallFraction
         let small = limits.share(smallFraction)
         smallShare = small
-        mainShare = QueueShare(
-            cost: limits.costLimit == .max ? .max : limits.costLimit - small.cost,
-            count: limits.countLimit == .max ? .max : limits.countLimit - small.count)
+        mainShare = limits.remaining(after: small).share(1)
         ghostShare = limits.share(1 - smallFraction)
     }
 

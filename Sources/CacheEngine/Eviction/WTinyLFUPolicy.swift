@@ -36,10 +36,7 @@ public struct WTinyLFUPolicy: EvictionPolicy {
         sketch = FrequencySketch(width: expectedEntries)
         let window = limits.share(windowFraction)
         windowShare = window
-        let main = limits.share(1 - windowFraction)
-        protectedShare = QueueShare(
-            cost: main.cost == .max ? .max : Int(Double(limits.costLimit - window.cost) * protectedFraction),
-            count: main.count == .max ? .max : Int(Double(limits.countLimit - window.count) * protectedFraction))
+        protectedShare = limits.remaining(after: window).share(protectedFraction)
     }
 
     public var totalCost: Int { window.cost + probation.cost + protected.cost }
