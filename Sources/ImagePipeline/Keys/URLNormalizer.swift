@@ -77,8 +77,24 @@ public struct URLNormalizer: Hashable, Sendable {
             output.truncate(to: pathStart)
             output.append(resolved.utf8)
         }
+        if parts.host == nil, let prefix = pathPrefixKeepingItAPath(output.written(from: pathStart), hasScheme: parts.scheme != nil) {
+            let path = Array(output.written(from: pathStart))
+            output.truncate(to: pathStart)
+            output.append(prefix.utf8)
+            output.append(path)
+        }
         if output.count == pathStart, parts.host != nil { output.append(UInt8(ascii: "/")) }
         if let query = parts.query { appendQuery(bytes, query, to: &output) }
+    }
+
+    /// Resolving dots or decoding escapes can leave a path that the next parse reads as an
+    /// authority ("//x") or a scheme ("a:b" from "%61:b"); RFC 3986 §5.3 keeps it a path with
+    /// "/." or "./" in front, so normalising stays idempotent.
+    private func pathPrefixKeepingItAPath(_ path: UnsafeBufferPointer<UInt8>, hasScheme: Bool) -> String? {
+        if path.count >= 2, path[0] == UInt8(ascii: "/"), path[1] == UInt8(ascii: "/") { return "/." }
+        guard !hasScheme, let colon = path.firstIndex(of: UInt8(ascii: ":")),
+              URLParts.isScheme(path, 0..<colon) else { return nil }
+        return "./"
     }
 
     /// Normalises each item, drops volatile ones, and appends the rest sorted

@@ -36,9 +36,13 @@ struct URLParts {
                 userInfo = start..<at
                 hostStart = at + 1
             }
-            if let colon = Self.last(UInt8(ascii: ":"), in: bytes, hostStart..<authorityEnd),
-               Self.last(UInt8(ascii: "]"), in: bytes, colon..<authorityEnd) == nil {
-                port = (colon + 1)..<authorityEnd
+            // Trailing colons are empty ports, which mean none: "h:80:" has the port 80.
+            var portEnd = authorityEnd
+            while portEnd > hostStart, bytes[portEnd - 1] == UInt8(ascii: ":") { portEnd -= 1 }
+            hostEnd = portEnd
+            if let colon = Self.last(UInt8(ascii: ":"), in: bytes, hostStart..<portEnd),
+               Self.last(UInt8(ascii: "]"), in: bytes, colon..<portEnd) == nil {
+                port = (colon + 1)..<portEnd
                 hostEnd = colon
             }
             host = hostStart..<hostEnd
@@ -80,7 +84,7 @@ struct URLParts {
     }
 
     /// RFC 3986: a letter, then letters, digits, "+", "-" or ".".
-    private static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard let first = range.first, bytes[first].isASCIILetter else { return false }
         return range.allSatisfy {
             bytes[$0].isASCIILetter || bytes[$0].isASCIIDigit || bytes[$0] == 0x2B || bytes[$0] == 0x2D || bytes[$0] == 0x2E
