@@ -92,6 +92,38 @@ struct EvictionPolicyTests {
         #expect(!h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
     }
 
+    @Test("ARC: a hit moves an entry to T2; a key back from B1 grows T1's target and enters T2")
+    func arcAdaptation() {
+        typealias H = PolicyHarness<ARCPolicy>
+        var h = H(ARCPolicy(limits: unitLimits(4)))
+        h.insertAll("A", "B", "C", "D")
+        h.hit("A", "B")
+        #expect(h.policy.isFrequent(H.slot("A")) && !h.policy.isFrequent(H.slot("C")))
+        h.insert("E")  // T1 (C, D) is over the target 0: its oldest, C, leaves into B1
+        #expect(h.evicted == ["C"])
+        h.insert("C")  // found in B1: the target grows by max(|B2| / |B1|, 1) = 1; T1 (D, E) is still over it
+        #expect(h.evicted == ["C", "D"])
+        #expect(h.policy.target == 1)
+        #expect(h.policy.isFrequent(H.slot("C")))
+        #expect(h.residentNames == ["A", "B", "C", "E"])
+    }
+
+    @Test("2Q: hits in A1in change nothing; a key back from A1out enters Am, the LRU")
+    func twoQPromotion() {
+        typealias H = PolicyHarness<TwoQPolicy>
+        var h = H(TwoQPolicy(limits: unitLimits(8)))  // A1in 2, Am 6, A1out remembers 4
+        h.insertAll("A", "B", "C", "D", "E", "F", "G", "H")
+        h.hit("A", "A", "A")  // a burst in A1in: still the oldest there
+        h.insert("I")
+        #expect(h.evicted == ["A"])
+        h.insert("A")  // remembered in A1out: into Am, while A1in gives up B
+        #expect(h.evicted == ["A", "B"])
+        #expect(h.policy.isInMain(H.slot("A")) && !h.policy.isInMain(H.slot("I")))
+        h.insertAll("J", "K", "L", "M", "N", "O")  // A1in's oldest leave first; A, in Am, stays
+        #expect(h.resident("A"))
+        #expect(h.evicted == ["A", "B", "C", "D", "E", "F", "G", "H"])
+    }
+
     @Test("W-TinyLFU keeps a frequently used working set through a one-time scan")
     func tinyLFUScanResistance() {
         var tiny = WTinyLFUPolicy(limits: unitLimits(100))

@@ -62,14 +62,15 @@ public struct S3FIFOPolicy: EvictionPolicy {
         if fingerprints.count < table.capacity {
             fingerprints.append(contentsOf: repeatElement(0, count: table.capacity - fingerprints.count))
         }
+        // A returning key leaves G before any eviction makes room, as libCacheSim's lookup does.
         let returning = ghosts.contains(entry.fingerprint)
+        if returning { ghosts.remove(entry.fingerprint) }
         guard returning || entry.cost < smallShare.cost else { return false }
         makeRoom(for: entry.cost, evict: evict)
         let index = Int(entry.slot)
         fingerprints[index] = entry.fingerprint
         table.counter[index] = 0
         if returning {
-            ghosts.remove(entry.fingerprint)
             table.append(entry.slot, cost: entry.cost, to: &main)
         } else {
             table.append(entry.slot, cost: entry.cost, to: &small)

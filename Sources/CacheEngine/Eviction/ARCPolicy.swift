@@ -1,0 +1,138 @@
+/// ARC (Megiddo and Modha, FAST 2003), as libCacheSim runs it with sizes:
+/// T1 holds entries seen once recently, T2 entries seen at least twice; B1 and
+/// B2 remember keys evicted from each. A target `p` for T1's size adapts: a
+/// miss that finds its key in B1 grows it by max(|B2| / |B1|, 1), one in B2
+/// shrinks it by max(|B1| / |B2|, 1) (sizes in the measure's units, so with a
+/// cost limit `p` moves a byte at a time, as in libCacheSim's byte mode).
+///
+/// Sizes are measured in cost when there is a cost limit, else in entries; the
+/// other limit, when set, still bounds the cache (eviction goes on until both hold).
+///
+/// - A hit in T1 moves the entry to T2; a hit in T2 makes it T2's newest.
+/// - A key found in B1 or B2 is inserted into T2, others into T1.
+/// - Making room after a ghost hit (REPLACE): evict T1's oldest into B1 when T1
+///   is over `p` (or at `p` after a B2 hit, or T2 is empty), else T2's oldest into B2.
+/// - Otherwise, when T1 and B1 with the newcomer exceed the cache, drop B1's oldest
+///   and REPLACE (or, B1 empty, evict T1's oldest with no ghost); else, when all
+///   four lists reach twice the cache, drop B2's oldest, then REPLACE.
+public struct ARCPolicy: EvictionPolicy {
+    public static let name = "ARC"
+    public let limits: CacheLimits
+    /// The cache's size in the measure (cost or entries).
+    private let capacity: Int
+    private let measuresCost: Bool
+    private var table = SlotTable()
+    private var recent = SlotList(id: 1)
+    private var frequent = SlotList(id: 2)
+    private var recentGhosts = GhostList()
+    private var frequentGhosts = GhostList()
+    private var fingerprints: [UInt64] = []
+    /// The target size of T1.
+    private(set) var target = 0.0
+    /// While an insertion makes room: the ghost list its key was found in (0: none), and its size.
+    private var returningFrom: UInt8 = 0
+    private var incoming = 0
+
+    public init(limits: CacheLimits) {
+        self.limits = limits
+        measuresCost = limits.costLimit != .max || limits.countLimit == .max
+        capacity = measuresCost ? limits.costLimit : limits.countLimit
+    }
+
+    public var totalCost: Int { recent.cost + frequent.cost }
+    public var count: Int { recent.count + frequent.count }
+
+    public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+
+    /// Whether the entry in `slot` is in T2 (for tests).
+    func isFrequent(_ slot: Slot) -> Bool { table.queue(of: slot) == frequent.id }
+
+    @inline(__always) private func size(_ list: SlotList) -> Int { measuresCost ? list.cost : list.count }
+    @inline(__always) private func size(ofCost cost: Int) -> Int { measuresCost ? cost : 1 }
+
+    public mutating func recordHit(_ slot: Slot) {
+        if table.queue(of: slot) == recent.id {
+            table.move(slot, from: &recent, to: &frequent)
+        } else {
+            table.moveToBack(slot, in: &frequent)
+        }
+    }
+
+    public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
+        table.reserve(entry.slot)
+        if fingerprints.count < table.capacity {
+            fingerprints.append(contentsOf: repeatElement(0, count: table.capacity - fingerprints.count))
+        }
+        // The ratio of the other ghost list to this one's size before the key leaves it.
+        func step(_ other: GhostList, _ this: Int) -> Double { this > 0 ? max(Double(other.size) / Double(this), 1) : 1 }
+        let inRecentGhosts = recentGhosts.size, inFrequentGhosts = frequentGhosts.size
+        if recentGhosts.remove(entry.fingerprint) {
+            target = min(target + step(frequentGhosts, inRecentGhosts), Double(capacity))
+            returningFrom = 1
+        } else if frequentGhosts.remove(entry.fingerprint) {
+            target = max(target - step(recentGhosts, inFrequentGhosts), 0)
+            returningFrom = 2
+        }
+        incoming = size(ofCost: entry.cost)
+        makeRoom(for: entry.cost, evict: evict)
+        fingerprints[Int(entry.slot)] = entry.fingerprint
+        if returningFrom != 0 {
+            table.append(entry.slot, cost: entry.cost, to: &frequent)
+        } else {
+            table.append(entry.slot, cost: entry.cost, to: &recent)
+        }
+        returningFrom = 0
+        incoming = 0
+        return true
+    }
+
+    public mutating func remove(_ slot: Slot) {
+        if table.queue(of: slot) == recent.id {
+            table.unlink(slot, from: &recent)
+        } else {
+            table.unlink(slot, from: &frequent)
+        }
+    }
+
+    public mutating func evictNext() -> Slot? {
+        guard !recent.isEmpty || !frequent.isEmpty else { return nil }
+        if returningFrom != 0 { return replace() }
+        if size(recent) + recentGhosts.size + incoming > capacity {
+            if !recentGhosts.isEmpty {
+                recentGhosts.removeOldest()
+                return replace()
+            }
+            if let victim = table.popFront(&recent) { return victim }
+            return replace()
+        }
+        if size(recent) + recentGhosts.size + size(frequent) + frequentGhosts.size >= 2 * capacity, !frequentGhosts.isEmpty {
+            frequentGhosts.removeOldest()
+        }
+        return replace()
+    }
+
+    /// ARC's REPLACE: T1's oldest into B1, or T2's oldest into B2.
+    private mutating func replace() -> Slot? {
+        let recentSize = Double(size(recent))
+        let fromRecent = (!recent.isEmpty && (recentSize > target || (recentSize == target && returningFrom == 2)))
+            || frequent.isEmpty
+        if fromRecent {
+            guard let victim = table.popFront(&recent) else { return nil }
+            recentGhosts.push(fingerprints[Int(victim)], size: size(ofCost: table.cost(of: victim)))
+            return victim
+        }
+        guard let victim = table.popFront(&frequent) else { return nil }
+        frequentGhosts.push(fingerprints[Int(victim)], size: size(ofCost: table.cost(of: victim)))
+        return victim
+    }
+
+    public mutating func removeAll() {
+        table.removeAll()
+        recent = SlotList(id: 1)
+        frequent = SlotList(id: 2)
+        recentGhosts.removeAll()
+        frequentGhosts.removeAll()
+        fingerprints = []
+        target = 0
+    }
+}

@@ -1,0 +1,91 @@
+/// 2Q (Johnson and Shasha, VLDB 1994), the full version as libCacheSim runs it:
+/// new keys enter A1in, a FIFO with 25% of the limits; keys evicted from A1in are
+/// remembered in A1out (ghosts, as much as 50% of the limits could hold); a key
+/// that comes back while remembered enters Am, an LRU with the rest. Hits in
+/// A1in change nothing (a burst of uses is one use); hits in Am refresh.
+///
+/// - Making room: A1in's oldest leaves (into A1out) while A1in is over its share,
+///   else Am's least recently used leaves.
+/// - A returning key goes to Am, which then evicts its own least recently used
+///   entries to stay within its share.
+/// - An entry costing more than A1in's share is not kept.
+public struct TwoQPolicy: EvictionPolicy {
+    public static let name = "2Q"
+    public let limits: CacheLimits
+    private let inShare: QueueShare
+    private let mainShare: QueueShare
+    private let ghostShare: QueueShare
+    private var table = SlotTable()
+    private var incoming = SlotList(id: 1)
+    private var main = SlotList(id: 2)
+    private var ghosts = GhostQueue()
+    private var fingerprints: [UInt64] = []
+
+    public init(limits: CacheLimits) { self.init(limits: limits, inFraction: 0.25, outFraction: 0.5) }
+
+    public init(limits: CacheLimits, inFraction: Double, outFraction: Double) {
+        self.limits = limits
+        inShare = limits.share(inFraction)
+        mainShare = limits.remaining(after: inShare).share(1)
+        ghostShare = limits.share(outFraction)
+    }
+
+    public var totalCost: Int { incoming.cost + main.cost }
+    public var count: Int { incoming.count + main.count }
+
+    public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+
+    /// Whether the entry in `slot` is in Am (for tests).
+    func isInMain(_ slot: Slot) -> Bool { table.queue(of: slot) == main.id }
+
+    public mutating func recordHit(_ slot: Slot) {
+        if table.queue(of: slot) == main.id { table.moveToBack(slot, in: &main) }
+    }
+
+    public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
+        table.reserve(entry.slot)
+        if fingerprints.count < table.capacity {
+            fingerprints.append(contentsOf: repeatElement(0, count: table.capacity - fingerprints.count))
+        }
+        // As libCacheSim's lookup: a remembered key leaves A1out before anything else happens.
+        let returning = ghosts.contains(entry.fingerprint)
+        if returning { ghosts.remove(entry.fingerprint) }
+        guard entry.cost <= inShare.cost else { return false }
+        makeRoom(for: entry.cost, evict: evict)
+        fingerprints[Int(entry.slot)] = entry.fingerprint
+        if returning {
+            while mainShare.isExceeded(cost: main.cost + entry.cost, count: main.count + 1), let victim = table.popFront(&main) {
+                evict(victim)
+            }
+            table.append(entry.slot, cost: entry.cost, to: &main)
+        } else {
+            table.append(entry.slot, cost: entry.cost, to: &incoming)
+        }
+        return true
+    }
+
+    public mutating func remove(_ slot: Slot) {
+        if table.queue(of: slot) == incoming.id {
+            table.unlink(slot, from: &incoming)
+        } else {
+            table.unlink(slot, from: &main)
+        }
+    }
+
+    public mutating func evictNext() -> Slot? {
+        if inShare.isExceeded(cost: incoming.cost, count: incoming.count) || main.isEmpty {
+            guard let victim = table.popFront(&incoming) else { return nil }
+            ghosts.append(fingerprints[Int(victim)], cost: table.cost(of: victim), capacity: ghostShare)
+            return victim
+        }
+        return table.popFront(&main)
+    }
+
+    public mutating func removeAll() {
+        table.removeAll()
+        incoming = SlotList(id: 1)
+        main = SlotList(id: 2)
+        ghosts.removeAll()
+        fingerprints = []
+    }
+}
