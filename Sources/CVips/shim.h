@@ -173,6 +173,22 @@ static inline int icb_gaussnoise(VipsImage **out, int width, int height, double 
     return vips_gaussnoise(out, width, height, "mean", mean, "sigma", sigma, "seed", seed, NULL);
 }
 
+// A tile repeated to cover width × height: noise made once per tile, not per pixel.
+static inline int icb_tile(VipsImage *tile, VipsImage **out, int width, int height) {
+    VipsImage *repeated;
+    int across = (width + tile->Xsize - 1) / tile->Xsize, down = (height + tile->Ysize - 1) / tile->Ysize;
+    if (vips_replicate(tile, &repeated, across, down, NULL)) return -1;
+    int status = vips_extract_area(repeated, out, 0, 0, width, height, NULL);
+    g_object_unref(repeated);
+    return status;
+}
+
+// Scaled up to exactly width × height, bilinear.
+static inline int icb_enlarge(VipsImage *in, VipsImage **out, int width, int height) {
+    return vips_resize(in, out, (double)width / in->Xsize, "vscale", (double)height / in->Ysize,
+                       "kernel", VIPS_KERNEL_LINEAR, NULL);
+}
+
 // MARK: - Encoding
 
 static inline int icb_jpegsave_buffer(VipsImage *in, void **buffer, size_t *length,

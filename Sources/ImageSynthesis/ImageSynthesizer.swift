@@ -47,6 +47,10 @@ public struct SynthesisSpec: Hashable, Sendable {
 /// layer coarse and fine Perlin noise, Worley cell edges and Gaussian grain, so
 /// encoded sizes and decode costs resemble photographs of the same dimensions.
 public enum ImageSynthesizer {
+    /// Changes whenever the same spec would give other bytes, so stores of images made by
+    /// another version are not served (recorded traces carry the bytes of this version).
+    public static let version = 2
+
     public static func image(_ spec: SynthesisSpec) throws(DecodingError) -> Data {
         try LibVips.start()
         guard spec.width > 0, spec.height > 0 else {
@@ -76,21 +80,28 @@ public enum ImageSynthesizer {
 
     private static func pixels(_ spec: SynthesisSpec, seeds: inout SplitMix64) throws(VipsFailure) -> VipsImageHandle {
         let (width, height) = (Int32(clamping: spec.width), Int32(clamping: spec.height))
-        let side = max(spec.width, spec.height)
-        func cell(_ divisor: Int) -> Int32 { Int32(clamping: max(2, side / divisor)) }
+        // The smooth fields (shapes, tints, cell edges; every cell is at least a sixteenth of the
+        // longer side) are made at a quarter of the size and enlarged, once per band: generating
+        // them per pixel cost four times as much, for detail the grain hides.
+        let (fieldWidth, fieldHeight) = (max(1, (width + 3) / 4), max(1, (height + 3) / 4))
+        let fieldSide = Int(max(fieldWidth, fieldHeight))
+        func cell(_ divisor: Int) -> Int32 { Int32(clamping: max(2, fieldSide / divisor)) }
         func perlin(_ cellSize: Int32, _ amplitude: Double) throws(VipsFailure) -> VipsImageHandle {
             let seed = seeds.nextInt32()
-            return try VipsImageHandle { icb_perlin($0, width, height, cellSize, seed) }
+            return try VipsImageHandle { icb_perlin($0, fieldWidth, fieldHeight, cellSize, seed) }
                 .map { icb_linear($0, $1, amplitude, 0) }
         }
         func sum(_ a: borrowing VipsImageHandle, _ b: borrowing VipsImageHandle) throws(VipsFailure) -> VipsImageHandle {
             try a.map { icb_add($0, b.pointer, $1) }
         }
+        func enlarged(_ field: borrowing VipsImageHandle) throws(VipsFailure) -> VipsImageHandle {
+            try field.map { icb_enlarge($0, $1, width, height) }
+        }
 
         // Shared luminance structure: large shapes, mid detail, and cell edges.
         let edgesSeed = seeds.nextInt32()
         let edgeCell = cell(10)
-        let edges = try VipsImageHandle { icb_worley($0, width, height, edgeCell, edgesSeed) }
+        let edges = try VipsImageHandle { icb_worley($0, fieldWidth, fieldHeight, edgeCell, edgesSeed) }
             .map { icb_linear($0, $1, 90 / Double(edgeCell), -45) }
         let structure = try sum(sum(perlin(cell(4), 90), perlin(cell(16), 35)), edges)
 
@@ -98,13 +109,16 @@ public enum ImageSynthesizer {
         func band() throws(VipsFailure) -> VipsImageHandle {
             let mean = 90 + Double(seeds.next() % 80)
             let grainSeed = seeds.nextInt32()
-            let grain = try VipsImageHandle { icb_gaussnoise($0, width, height, mean, 6, grainSeed) }
-            return try sum(sum(structure, perlin(cell(3), 60)), grain)
+            // Grain as a repeated tile: Gaussian noise costs per pixel, and a 256-pixel period
+            // is invisible at photo sizes and to a block-based encoder.
+            let grain = try VipsImageHandle { icb_gaussnoise($0, min(width, 256), min(height, 256), mean, 6, grainSeed) }
+                .map { icb_tile($0, $1, width, height) }
+            return try sum(enlarged(sum(structure, perlin(cell(3), 60))), grain)
         }
         let red = try band(), green = try band(), blue = try band()
         var image = try VipsImageHandle { icb_bandjoin3(red.pointer, green.pointer, blue.pointer, $0) }
         if spec.hasAlpha {
-            let alpha = try perlin(cell(2), 127).map { icb_linear($0, $1, 1, 128) }
+            let alpha = try enlarged(perlin(cell(2), 127).map { icb_linear($0, $1, 1, 128) })
             image = try image.map { icb_bandjoin2($0, alpha.pointer, $1) }
         }
         return try image

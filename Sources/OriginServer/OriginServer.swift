@@ -117,6 +117,29 @@ public final class OriginServer: Sendable {
 
     public var statistics: Statistics { routes.counters.withLock { $0 } }
 
+    /// Makes every image in `images` that the store lacks, one per core at a time, so that a
+    /// replay's download times are not the time to synthesise a picture. Calls `progress`
+    /// with the number done so far.
+    public func prepare(_ images: [ImageDescriptor], progress: @Sendable (Int) -> Void = { _ in }) async throws {
+        let store = routes.store
+        var seen = Set<ImageDescriptor>()
+        let unique = images.filter { seen.insert($0).inserted }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0, done = 0
+            func startNext() {
+                let image = unique[next]
+                next += 1
+                group.addTask { _ = try store.image(image) }
+            }
+            while next < min(unique.count, ProcessInfo.processInfo.activeProcessorCount) { startNext() }
+            while try await group.next() != nil {
+                done += 1
+                progress(done)
+                if next < unique.count { startNext() }
+            }
+        }
+    }
+
     /// The image URLs the API pages handed out, and what each shows.
     public var catalog: OriginCatalog { routes.catalog }
 
@@ -142,26 +165,4 @@ public enum OriginServerError: Error, CustomStringConvertible {
     case didNotStart
 
     public var description: String { "the origin server did not start listening" }
-}
-
-/// Synthesised images, each made once, kept in a bounded crash-safe store.
-final class ImageStore: Sendable {
-    private let disk: DiskCache
-    private let synthesised = Locked(0)
-
-    init(directory: String, byteLimit: Int) throws {
-        var logger = Logger(label: "OriginServer.store")
-        logger.logLevel = .error
-        disk = try DiskCache(.init(directory: directory, byteLimit: byteLimit, sync: .none, logger: logger))
-    }
-
-    /// The encoded image, synthesising it on first use. Returns whether it was made now.
-    func image(_ descriptor: ImageDescriptor) throws -> (Data, made: Bool) {
-        if let stored = disk.data(for: descriptor.storeKey) { return (stored, false) }
-        let data = try ImageSynthesizer.image(SynthesisSpec(
-            seed: descriptor.contentID, width: descriptor.width, height: descriptor.height,
-            format: descriptor.encodedFormat))
-        disk.store(data, for: descriptor.storeKey)
-        return (data, true)
-    }
 }

@@ -22,7 +22,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "Trace file to write (.jsonl or .jsonl.gz).")
     var output: String
 
-    @Option(help: "Directory where the origin keeps synthesised images.")
+    @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).")
     var store = Recording.defaultStore
 
     @Option(help: "A URL catalogue (imagecache-bench import api): the origin's pages hand out its real image URLs.")

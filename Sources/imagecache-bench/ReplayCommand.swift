@@ -25,7 +25,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Share of origin responses that are faults (0–1).") var faults = 0.0
     @Option(help: "Disk writes: none (left to the kernel, as iOS caches do), file (fsync each, the library's crash-safe default), fileAndDirectory.")
     var diskSync = "none"
-    @Option(help: "Directory where the origin keeps synthesised images.") var store = Recording.defaultStore
+    @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
     @Flag(help: "Exit 1 when live and simulated hit ratios disagree.") var requireAgreement = false
     @OptionGroup var output: OutputOptions
 

@@ -15,7 +15,7 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Requests per scenario.") var requests = 2_000
     @Option(help: "Distinct images the requests share.") var keys = 24
     @Option(help: "Requests in flight at most.") var concurrency = 128
-    @Option(help: "Directory where the origin keeps synthesised images.") var store = Recording.defaultStore
+    @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
     @Flag(help: "Print the reports as JSON.") var json = false
     @Option(help: "Soak instead: this many rounds of every fault at once, doubling --requests each round, checking memory and descriptors.")
     var soak: Int?

@@ -9,7 +9,7 @@ struct SuiteCommand: AsyncParsableCommand {
     @OptionGroup var workloads: WorkloadOptions
     @Flag(help: "Skip the live replay (CI gates the deterministic figures only).") var noReplay = false
     @Option(help: "Requests of the live replay.") var replayRequests = 3_000
-    @Option(help: "Directory where the origin keeps synthesised images.") var store = Recording.defaultStore
+    @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
     @OptionGroup var output: OutputOptions
 
     func run() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import OriginServer
+import ImageSynthesis
 import Testing
 
 /// A started origin with its own store, stopped by the caller.
@@ -37,6 +38,46 @@ struct OriginServerTests {
         #expect(origin.statistics.requests == 2)
         try await fetcher.shutdown()
         await origin.stop()
+    }
+
+    @Test("two origins share one store: each image is made once, a damaged file is made again, the limit holds")
+    func sharedStore() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("icb-shared-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let images = (1...6).map { ImageDescriptor(contentID: UInt64($0), width: 300, height: 200, format: .jpeg) }
+        let expected = try images.map { try ImageSynthesizer.image(SynthesisSpec(seed: $0.contentID, width: 300, height: 200, format: EncodedFormat(.jpeg, quality: $0.quality))) }
+        let limit = expected.reduce(0) { $0 + $1.count } * 10
+        // An earlier version's single-process store in the same folder is removed.
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let legacy = [".lock", ".recency", String(repeating: "ab", count: 32), String(repeating: "0f", count: 32) + ".7.tmp"]
+        for name in legacy { _ = FileManager.default.createFile(atPath: root + "/" + name, contents: Data("old".utf8)) }
+        let first = try await OriginServer.start(.init(storeDirectory: root, storeByteLimit: limit))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["synthesis-\(ImageSynthesizer.version)"])
+        let second = try await OriginServer.start(.init(storeDirectory: root, storeByteLimit: limit))
+        let preparing = [Task { try await first.prepare(images) }, Task { try await second.prepare(images.reversed()) }]
+        for task in preparing { try await task.value }
+        let folder = root + "/synthesis-\(ImageSynthesizer.version)"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }
+        #expect(files.count == images.count, "\(files)")
+
+        // Damage one file: it is made again, never served.
+        let damaged = try #require(files.first)
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: folder + "/" + damaged))
+        let fetcher = HTTPImageFetcher(.loopbackUnderLoad)
+        for (image, bytes) in zip(images, expected) {
+            #expect(try await fetcher.fetch(second.url(for: image)).data == bytes)
+        }
+        #expect(second.statistics.imagesSynthesised == 1)
+        try await fetcher.shutdown()
+        await first.stop()
+        await second.stop()
+
+        // A store over its limit is trimmed to it, least recently read first, when next opened.
+        let small = try await OriginServer.start(.init(storeDirectory: root, storeByteLimit: expected[0].count * 3))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }
+        let bytes = try left.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as! Int) }
+        #expect(!left.isEmpty && left.count < images.count && bytes <= expected[0].count * 3, "\(left.count) files, \(bytes) bytes")
+        await small.stop()
     }
 
     @Test("a request queued behind a busy pool fails as noConnectionAvailable, not as a slow server")

@@ -27,6 +27,10 @@ public enum LiveReplay {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         do {
             let run = try Run(workload: workload, options: options, origin: origin, fetcher: fetcher, scratch: scratch, progress: progress)
+            let images = run.images
+            try await origin.prepare(images) { done in
+                if done % 16 == 0 { progress.update("replay: origin images \(done)/\(images.count)") }
+            }
             let report = try await run.replay()
             try await http.shutdown()
             await origin.stop()
@@ -51,6 +55,8 @@ public enum LiveReplay {
         let diskBytes: Int?
         /// Loopback URL and host per URL id.
         let fetchURLs: [String]
+        /// The pictures the origin serves, per URL id.
+        let images: [ImageDescriptor]
         let measurements: SharedLocked<Measurements>
         /// The app's pipeline in this launch; nil only while it is replaced.
         var pipeline: ImagePipeline? {
@@ -106,14 +112,17 @@ public enum LiveReplay {
             memoryBytes = options.memory.resolved(footprint: trace.memoryFootprint)
             diskBytes = options.disk.map { $0.resolved(footprint: trace.diskFootprint) }
             var urls = [String](repeating: "", count: workload.urls.count)
+            var images: [ImageDescriptor] = []
             // The first request of each URL names the picture the origin serves for it.
             for request in workload.requests where urls[Int(request.url)].isEmpty {
                 let descriptor = ImageDescriptor(
                     contentID: workload.contents[Int(request.content)], width: Int(request.width), height: Int(request.height),
                     format: request.format ?? .jpeg)
                 urls[Int(request.url)] = origin.url(for: descriptor, host: URL(string: workload.urls[Int(request.url)])?.host)
+                images.append(descriptor)
             }
             fetchURLs = urls
+            self.images = images
             let first = try Self.makePipeline(options, memoryBytes, diskBytes, directory: scratch + "/device-0", fetcher: fetcher)
             current = SharedLocked(Optional(first))
             pipeline = first

@@ -113,3 +113,18 @@ enum DiskEntryFormat {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
 }
+
+/// The disk tier's checked format for other stores whose files may be torn or damaged (the
+/// origin's shared image store): a payload sealed with its key and checksums.
+package enum SealedFile {
+    package static func seal(_ payload: Data, key: String) -> Data {
+        DiskEntryFormat.encode(payload, key: key, kind: .original, sequence: 0)
+    }
+
+    /// The payload, or nil when the file is torn, damaged or another key's.
+    package static func open(_ file: Data, key: String) -> Data? {
+        var file = file
+        guard (try? DiskEntryFormat.payload(of: &file, expectedKey: key)) != nil else { return nil }
+        return file
+    }
+}
