@@ -54,8 +54,12 @@ struct ExportCommand: ParsableCommand {
         guard let strategy = CacheKeyStrategy(name: keyStrategy) else { throw ValidationError("unknown key strategy \"\(keyStrategy)\"") }
         var export = LibCacheSimExport(strategy: strategy, layout: layout)
         export.scopeToSession = !shared
-        let count = try export.export(trace, to: output)
-        print("wrote \(output): \(count) requests (\(layout.rawValue), keys \(strategy))")
+        let summary = try export.export(trace, to: output)
+        print("wrote \(output): \(summary.requests) requests (\(layout.rawValue), keys \(strategy))")
+        if let notCarried = summary.notCarried {
+            // libCacheSim replays plain lookups: figures that depend on these are not comparable.
+            print("not carried by the layout (replayed as plain requests): \(notCarried)")
+        }
     }
 }
 
@@ -65,9 +69,13 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "JSON instead of a table.") var json = false
 
     func run() throws {
-        let all = try traces.map { (path: $0, statistics: try TraceStatistics.of(path: $0)) }
+        var seen = Set<String>()
+        let all = try traces.filter { seen.insert($0).inserted }.map { (path: $0, statistics: try TraceStatistics.of(path: $0)) }
         if json {
-            print(try jsonText(Dictionary(uniqueKeysWithValues: all.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.statistics) })))
+            // Keyed by file name, or by the path as given where two files share a name.
+            let names = all.map { URL(fileURLWithPath: $0.path).lastPathComponent }
+            let keys = zip(all, names).map { entry, name in names.filter { $0 == name }.count > 1 ? entry.path : name }
+            print(try jsonText(Dictionary(uniqueKeysWithValues: zip(keys, all.map(\.statistics)).map { ($0, $1) })))
         } else {
             print(TraceStatisticsTable.render(all.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.statistics) }))
         }

@@ -42,3 +42,33 @@ struct SimulationTraceFileTests {
         }
     }
 }
+
+@Suite("Recorded traces: times that cannot be")
+struct RecordedTraceTimeTests {
+    /// A trace of `lines` after a header and a session start, loaded as the commands load it.
+    func load(_ lines: [String]) throws -> RecordedWorkload {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("times-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let header = #"{"app":"Test","generator":"test","modelVersion":"1","schema":1,"seed":1,"sessions":1}"#
+        try ([header, #"{"t":0,"type":"session","session":1}"#] + lines).joined(separator: "\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return try RecordedWorkload.load(path: path)
+    }
+
+    static let image = #"{"t":500,"type":"image","image":{"boxHeight":10,"boxWidth":10,"bytes":100,"content":1,"format":"jpeg","height":20,"id":1,"priority":"visible","scale":1,"url":"https://a.example/1.jpg","width":20}}"#
+
+    @Test("a cancel before its request is refused with its line")
+    func cancelBeforeRequest() {
+        let error = #expect(throws: (any Error).self) { try load([Self.image, #"{"t":100,"type":"cancel","id":1}"#]) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains(":4: cancel of request 1 comes before the request"), "\(String(describing: error))")
+        #expect(throws: Never.self) { try load([Self.image, #"{"t":900,"type":"cancel","id":1}"#]) }
+    }
+
+    @Test("sessions whose times add up past the clock are refused with a line, not a trap")
+    func sessionsOverflow() throws {
+        let year = 366 * 24 * 3_600_000
+        let sessions = (2...700).flatMap { [#"{"t":\#(year),"type":"relaunch"}"#, #"{"t":0,"type":"session","session":\#($0)}"#] }
+        let error = #expect(throws: (any Error).self) { try load(sessions) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("add up to more than the clock holds"), "\(String(describing: error))")
+    }
+}

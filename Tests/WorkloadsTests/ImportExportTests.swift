@@ -147,7 +147,11 @@ struct ImportExportTests {
     func libCacheSimLayouts() throws {
         let trace = try smallTrace("e.jsonl")
         let csv = temporary("x.csv"), binary = temporary("x.bin")
-        try LibCacheSimExport(strategy: CacheKeyStrategy(.lastPathComponent), layout: .csv).export(trace, to: csv)
+        let summary = try LibCacheSimExport(strategy: CacheKeyStrategy(.lastPathComponent), layout: .csv).export(trace, to: csv)
+        var expected = LibCacheSimExport.Summary()
+        (expected.requests, expected.invalidations) = (5, 1)
+        #expect(summary == expected)
+        #expect(summary.notCarried == "1 invalidation")
         // Session 2 starts a second after session 1's last event (t 3000 ms → 4000 ms), with its own ids.
         #expect(try String(contentsOfFile: csv, encoding: .utf8) == "time,obj_id,obj_size\n0,1,100\n1,1,200\n2,1,100\n3,1,100\n4,2,100\n")
         try LibCacheSimExport(strategy: CacheKeyStrategy(.absoluteString), layout: .oracleGeneral).export(trace, to: binary)
@@ -167,6 +171,25 @@ struct ImportExportTests {
         #expect(record(2) == (2, 1, 100, 3))
         #expect(record(3) == (3, 1, 100, -1))
         #expect(record(4) == (4, 3, 100, -1))
+    }
+
+    @Test("export counts what libCacheSim cannot replay: cancels, offline requests, warnings, relaunches")
+    func exportNamesDroppedEvents() throws {
+        let path = temporary("d.jsonl"), output = temporary("d.csv")
+        let writer = try TraceWriter(path: path, header: TraceHeader(app: "t", modelVersion: "1", seed: 1, sessions: 1, generator: "test"))
+        for event in [
+            TraceEvent(time: 0, .session(1)),
+            TraceEvent(time: 0, .offline(true)),
+            TraceEvent(time: 10, Self.image(1, "https://a/1.jpg", content: 1, bytes: 100)),
+            TraceEvent(time: 20, .cancel(id: 1)),
+            TraceEvent(time: 30, .memoryWarning(level: "warning")),
+            TraceEvent(time: 40, .relaunch),
+            TraceEvent(time: 50, Self.image(2, "https://a/1.jpg", content: 1, bytes: 100)),
+        ] { try writer.append(event) }
+        try writer.close()
+        let summary = try LibCacheSimExport(strategy: CacheKeyStrategy(.normalized), layout: .csv).export(path, to: output)
+        #expect(summary.requests == 2)
+        #expect(summary.notCarried == "1 cancellation, 1 request made offline, 1 memory warning, 1 relaunch")
     }
 
     @Test("gzip traces: written deterministically, read back the same")
@@ -225,6 +248,22 @@ struct HARFuzzRegressionTests {
             _ = try HARImporter.events(from: Data(har.utf8), file: "huge.har")
         } catch {
             #expect("\(error)".contains("$.log.entries[0].time"), "\(error)")
+        }
+    }
+}
+
+extension HARFuzzRegressionTests {
+    @Test("an entry dated centuries after the first is a typed error naming it, not a trap downstream")
+    func farFutureDate() {
+        let entry = { (date: String) in
+            #"{"startedDateTime":"\#(date)","time":5,"request":{"method":"GET","url":"https://b.example/2.jpg"},"response":{"status":200,"content":{"size":5000,"mimeType":"image/jpeg"}}}"#
+        }
+        let har = #"{"log":{"version":"1.2","entries":[\#(entry("2024-05-01T10:00:00Z")),\#(entry("9999-12-31T23:59:59Z"))]}}"#
+        do {
+            _ = try HARImporter.events(from: Data(har.utf8), file: "far.har")
+            Issue.record("a date in 9999 was imported")
+        } catch {
+            #expect("\(error)".contains("$.log.entries[1].startedDateTime"), "\(error)")
         }
     }
 }

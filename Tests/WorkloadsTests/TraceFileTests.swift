@@ -46,6 +46,7 @@ struct TraceFileTests {
         (#"{"t":5,"type":"teleport"}"#, #"unknown event type "teleport""#),
         (#"{"t":5,"type":"cancel"}"#, #"missing field "id""#),
         (#"{"t":-1,"type":"relaunch"}"#, "time is negative"),
+        (#"{"t":20000000000000,"type":"relaunch"}"#, "more than a year after the session began"),
         (#"{"t":5,"type":"image","image":{"id":"x"}}"#, #"wrong type for "image.id""#),
     ])
     func malformed(_ bad: (line: String, reason: String)) throws {

@@ -79,13 +79,21 @@ public struct RecordedWorkload: Sendable {
             add(key)
             return id
         }
+        // Event times are at most a year (the reader checks); sessions add up, so the sums are checked too.
+        func checkedSum(_ a: UInt64, _ b: UInt64) throws(TraceError) -> UInt64 {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            guard !overflow else {
+                throw .malformed(file: reader.path, line: reader.line, reason: "the sessions' times add up to more than the clock holds")
+            }
+            return sum
+        }
         while let event = try reader.next() {
-            let time = base + UInt64(event.time) * 1_000_000
+            let time = try checkedSum(base, UInt64(event.time) * 1_000_000)
             last = max(last, time)
             switch event.kind {
             case .session:
                 sessions += 1
-                base = sessions == 1 ? 0 : last + Self.sessionGap
+                base = sessions == 1 ? 0 : try checkedSum(last, Self.sessionGap)
                 last = base
                 offline = false
                 pending.removeAll(keepingCapacity: true)
@@ -104,6 +112,9 @@ public struct RecordedWorkload: Sendable {
                     time: time, cancelledAfter: nil, offline: offline, session: Int32(sessions)))
             case .cancel(let id):
                 if let index = pending.removeValue(forKey: id) {
+                    guard time >= requests[index].time else {
+                        throw .malformed(file: reader.path, line: reader.line, reason: "cancel of request \(id) comes before the request")
+                    }
                     requests[index].cancelledAfter = Int((time - requests[index].time) / 1_000_000)
                 }
             case .memoryWarning(let level):

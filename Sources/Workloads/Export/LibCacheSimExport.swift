@@ -27,10 +27,34 @@ public struct LibCacheSimExport {
         var size: UInt32
     }
 
-    /// Converts `input` (a trace) to `output`; returns the number of requests written.
+    /// What an export wrote, and what of the trace its layout cannot carry: libCacheSim
+    /// replays every request as a plain lookup of one object of one size.
+    public struct Summary: Sendable, Equatable {
+        public var requests = 0
+        /// Requests the app cancelled (exported as if answered).
+        public var cancellations = 0
+        /// Requests made while offline (exported as if the network answered).
+        public var offlineRequests = 0
+        public var memoryWarnings = 0
+        public var relaunches = 0
+        public var invalidations = 0
+        /// Requests larger than the layout's 32-bit size (exported at 4 GiB − 1).
+        public var clampedSizes = 0
+
+        /// "1,008 cancellations, 36 memory warnings", or nil when nothing was left out.
+        public var notCarried: String? {
+            let counts = [(cancellations, "cancellation", "cancellations"), (offlineRequests, "request made offline", "requests made offline"),
+                          (memoryWarnings, "memory warning", "memory warnings"), (relaunches, "relaunch", "relaunches"),
+                          (invalidations, "invalidation", "invalidations"), (clampedSizes, "size clamped to 32 bits", "sizes clamped to 32 bits")]
+            let parts = counts.filter { $0.0 > 0 }.map { "\($0.0.formatted()) \($0.0 == 1 ? $0.1 : $0.2)" }
+            return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        }
+    }
+
+    /// Converts `input` (a trace) to `output`.
     @discardableResult
-    public func export(_ input: String, to output: String) throws -> Int {
-        let records = try collect(input)
+    public func export(_ input: String, to output: String) throws -> Summary {
+        let (records, summary) = try collect(input)
         var data = Data()
         switch layout {
         case .csv:
@@ -54,24 +78,37 @@ public struct LibCacheSimExport {
         guard FileManager.default.createFile(atPath: output, contents: data) else {
             throw TraceError.io(file: output, reason: "cannot write")
         }
-        return records.count
+        return summary
     }
 
-    private func collect(_ input: String) throws -> [Record] {
+    private func collect(_ input: String) throws -> ([Record], Summary) {
         var reader = try TraceReader(path: input)
         var ids: [String: UInt64] = [:]
         var records: [Record] = []
-        var session = 0, sessionStart = 0, lastTime = 0
+        var summary = Summary()
+        var session = 0, sessionStart = 0, lastTime = 0, offline = false
         var lastObject: UInt64 = 0
         while let event = try reader.next() {
-            if case .session = event.kind {
+            switch event.kind {
+            case .session:
                 session += 1
                 sessionStart = session == 1 ? 0 : lastTime + 1000  // sessions a second apart
+                offline = false
                 if scopeToSession { ids.removeAll(keepingCapacity: true) }
+            case .cancel: summary.cancellations += 1
+            case .memoryWarning: summary.memoryWarnings += 1
+            case .relaunch:
+                summary.relaunches += 1
+                offline = false
+            case .offline(let isOffline): offline = isOffline
+            case .invalidate: summary.invalidations += 1
+            case .api, .image: break
             }
             let time = sessionStart + event.time
             lastTime = max(lastTime, time)
             guard case .image(let image) = event.kind else { continue }
+            if offline { summary.offlineRequests += 1 }
+            if image.bytes > Int(UInt32.max) { summary.clampedSizes += 1 }
             let processing = ProcessingOptions(ThumbnailRequest(width: image.boxWidth, height: image.boxHeight, scale: image.scale))
             let key = strategy.key(for: image.url, processing: processing)
             let object: UInt64
@@ -82,7 +119,8 @@ public struct LibCacheSimExport {
             }
             records.append(Record(seconds: UInt32(clamping: time / 1000), object: object, size: UInt32(clamping: image.bytes)))
         }
-        return records
+        summary.requests = records.count
+        return (records, summary)
     }
 
     private func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {

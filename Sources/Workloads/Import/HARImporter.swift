@@ -45,10 +45,11 @@ public enum HARImporter {
         let root = try JSONNode.parse(data, file: file)
         let log = try root.required("log")
         let entries = try log.required("entries").array()
-        var timed: [(start: Double, event: TraceEventKind)] = []
+        var timed: [(start: Double, event: TraceEventKind, date: JSONNode)] = []
         var nextID = 0
         for entry in entries {
-            let start = try startTime(entry.required("startedDateTime"))
+            let date = try entry.required("startedDateTime")
+            let start = try startTime(date)
             let request = try entry.required("request")
             let response = try entry.required("response")
             let url = try request.required("url").string()
@@ -57,7 +58,7 @@ public enum HARImporter {
             let mime = try content.optional("mimeType")?.string().lowercased() ?? ""
             guard (200..<300).contains(status) else { continue }
             if mime.hasPrefix("application/json") {
-                timed.append((start, .api(url: url)))
+                timed.append((start, .api(url: url), date))
                 continue
             }
             guard mime.hasPrefix("image/") else { continue }
@@ -82,9 +83,12 @@ public enum HARImporter {
             timed.append((start, .image(ImageRequestEvent(
                 id: nextID, url: url, content: body.map(contentID) ?? contentID(Data(url.utf8)), bytes: max(size, 0),
                 width: width, height: height, format: format, boxWidth: width, boxHeight: height, scale: 1,
-                priority: .visible, fetchMilliseconds: milliseconds))))
+                priority: .visible, fetchMilliseconds: milliseconds)), date))
         }
         let first = timed.map(\.start).min() ?? 0
+        if let late = timed.first(where: { $0.start - first > Double(TraceEvent.maximumTime) }) {
+            throw late.date.fail("more than a year after the first entry: a trace covers one session")
+        }
         let events = timed.enumerated()
             .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
             .map { TraceEvent(time: Int(($0.element.start - first).rounded()), $0.element.event) }

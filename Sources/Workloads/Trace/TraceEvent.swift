@@ -85,6 +85,7 @@ public enum TraceEventKind: Sendable, Equatable {
 }
 
 public struct TraceEvent: Sendable, Equatable {
+    /// Milliseconds since the session began (at most `maximumTime`).
     public var time: Int
     public var kind: TraceEventKind
 
@@ -92,6 +93,10 @@ public struct TraceEvent: Sendable, Equatable {
         self.time = time
         self.kind = kind
     }
+
+    /// The latest an event may come after its session began: a year. Later times are
+    /// refused where they enter (trace or HAR), so no arithmetic on them can overflow.
+    public static let maximumTime = 366 * 24 * 3_600_000
 }
 
 extension TraceEvent: Codable {
@@ -104,6 +109,10 @@ extension TraceEvent: Codable {
         time = try container.decode(Int.self, forKey: .t)
         guard time >= 0 else {
             throw DecodingError.dataCorruptedError(forKey: .t, in: container, debugDescription: "time is negative")
+        }
+        guard time <= Self.maximumTime else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .t, in: container, debugDescription: "time \(time) ms is more than a year after the session began")
         }
         switch try container.decode(String.self, forKey: .type) {
         case "session": kind = .session(try container.decode(Int.self, forKey: .session))

@@ -44,6 +44,9 @@ public struct TraceReader {
         self.header = header
     }
 
+    /// The number of the line the last event came from.
+    public var line: Int { lines.number }
+
     /// The next event, or nil at the end of the file.
     public mutating func next() throws(TraceError) -> TraceEvent? {
         guard let (number, line) = try lines.next() else { return nil }
@@ -88,7 +91,7 @@ final class LineReader {
     private let path: String
     private var buffer: [UInt8] = []
     private var start = 0
-    private var number = 0
+    private(set) var number = 0
     private var atEnd = false
 
     init(path: String) throws(TraceError) {
