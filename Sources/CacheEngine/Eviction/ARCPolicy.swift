@@ -26,7 +26,7 @@ public struct ARCPolicy: EvictionPolicy {
     private var frequent = SlotList(id: 2)
     private var recentGhosts = GhostList()
     private var frequentGhosts = GhostList()
-    private var fingerprints: [UInt64] = []
+    private var fingerprints = SlotFingerprints()
     /// The target size of T1.
     private(set) var target = 0.0
     /// While an insertion makes room: the ghost list its key was found in (0: none), and its size.
@@ -60,9 +60,6 @@ public struct ARCPolicy: EvictionPolicy {
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)
-        if fingerprints.count < table.capacity {
-            fingerprints.append(contentsOf: repeatElement(0, count: table.capacity - fingerprints.count))
-        }
         // The ratio of the other ghost list to this one's size before the key leaves it.
         func step(_ other: GhostList, _ this: Int) -> Double { this > 0 ? max(Double(other.size) / Double(this), 1) : 1 }
         let inRecentGhosts = recentGhosts.size, inFrequentGhosts = frequentGhosts.size
@@ -75,7 +72,7 @@ public struct ARCPolicy: EvictionPolicy {
         }
         incoming = size(ofCost: entry.cost)
         makeRoom(for: entry.cost, evict: evict)
-        fingerprints[Int(entry.slot)] = entry.fingerprint
+        fingerprints.record(entry)
         if returningFrom != 0 {
             table.append(entry.slot, cost: entry.cost, to: &frequent)
         } else {
@@ -87,11 +84,7 @@ public struct ARCPolicy: EvictionPolicy {
     }
 
     public mutating func remove(_ slot: Slot) {
-        if table.queue(of: slot) == recent.id {
-            table.unlink(slot, from: &recent)
-        } else {
-            table.unlink(slot, from: &frequent)
-        }
+        table.unlink(slot, fromWhicheverOf: &recent, &frequent)
     }
 
     public mutating func evictNext() -> Slot? {
@@ -118,11 +111,11 @@ public struct ARCPolicy: EvictionPolicy {
             || frequent.isEmpty
         if fromRecent {
             guard let victim = table.popFront(&recent) else { return nil }
-            recentGhosts.push(fingerprints[Int(victim)], size: size(ofCost: table.cost(of: victim)))
+            recentGhosts.push(fingerprints[victim], size: size(ofCost: table.cost(of: victim)))
             return victim
         }
         guard let victim = table.popFront(&frequent) else { return nil }
-        frequentGhosts.push(fingerprints[Int(victim)], size: size(ofCost: table.cost(of: victim)))
+        frequentGhosts.push(fingerprints[victim], size: size(ofCost: table.cost(of: victim)))
         return victim
     }
 
@@ -132,7 +125,7 @@ public struct ARCPolicy: EvictionPolicy {
         frequent = SlotList(id: 2)
         recentGhosts.removeAll()
         frequentGhosts.removeAll()
-        fingerprints = []
+        fingerprints.removeAll()
         target = 0
     }
 }

@@ -27,7 +27,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     private var small = SlotList(id: 1)
     private var main = SlotList(id: 2)
     private var ghosts = GhostQueue()
-    private var fingerprints: [UInt64] = []
+    private var fingerprints = SlotFingerprints()
 
     public init(limits: CacheLimits) { self.init(limits: limits, moveToMainThreshold: 1) }
 
@@ -59,16 +59,13 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)
-        if fingerprints.count < table.capacity {
-            fingerprints.append(contentsOf: repeatElement(0, count: table.capacity - fingerprints.count))
-        }
         // A returning key leaves G before any eviction makes room, as libCacheSim's lookup does.
         let returning = ghosts.contains(entry.fingerprint)
         if returning { ghosts.remove(entry.fingerprint) }
         guard returning || entry.cost < smallShare.cost else { return false }
         makeRoom(for: entry.cost, evict: evict)
         let index = Int(entry.slot)
-        fingerprints[index] = entry.fingerprint
+        fingerprints.record(entry)
         table.counter[index] = 0
         if returning {
             table.append(entry.slot, cost: entry.cost, to: &main)
@@ -79,11 +76,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     }
 
     public mutating func remove(_ slot: Slot) {
-        if table.queue(of: slot) == small.id {
-            table.unlink(slot, from: &small)
-        } else {
-            table.unlink(slot, from: &main)
-        }
+        table.unlink(slot, fromWhicheverOf: &small, &main)
     }
 
     public mutating func evictNext() -> Slot? {
@@ -111,7 +104,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
         }
         let cost = table.cost(of: oldest)
         table.unlink(oldest, from: &small)
-        ghosts.append(fingerprints[index], cost: cost, capacity: ghostShare)
+        ghosts.append(fingerprints[oldest], cost: cost, capacity: ghostShare)
         return oldest
     }
 
@@ -133,6 +126,6 @@ public struct S3FIFOPolicy: EvictionPolicy {
         small = SlotList(id: 1)
         main = SlotList(id: 2)
         ghosts.removeAll()
-        fingerprints = []
+        fingerprints.removeAll()
     }
 }

@@ -89,9 +89,33 @@ struct SlotTable {
         return front
     }
 
+    /// Unlinks `slot` from whichever of two lists holds it.
+    @inline(__always)
+    mutating func unlink(_ slot: Slot, fromWhicheverOf first: inout SlotList, _ second: inout SlotList) {
+        if queue(of: slot) == first.id { unlink(slot, from: &first) } else { unlink(slot, from: &second) }
+    }
+
     mutating func removeAll() {
         self = SlotTable()
     }
+}
+
+/// Each resident slot's key fingerprint, for policies that remember evicted keys as ghosts
+/// (the slot is reused once its entry leaves, so the key must be kept beside it).
+struct SlotFingerprints {
+    private var values: [UInt64] = []
+
+    @inline(__always)
+    mutating func record(_ entry: NewEntry) {
+        let index = Int(entry.slot)
+        if index >= values.count { values.append(contentsOf: repeatElement(0, count: max(index + 1, values.count * 2, 16) - values.count)) }
+        values[index] = entry.fingerprint
+    }
+
+    @inline(__always)
+    subscript(slot: Slot) -> UInt64 { values[Int(slot)] }
+
+    mutating func removeAll() { values = [] }
 }
 
 /// One queue threaded through a `SlotTable`: front is oldest, back is newest.

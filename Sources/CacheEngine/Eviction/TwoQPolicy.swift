@@ -19,7 +19,7 @@ public struct TwoQPolicy: EvictionPolicy {
     private var incoming = SlotList(id: 1)
     private var main = SlotList(id: 2)
     private var ghosts = GhostQueue()
-    private var fingerprints: [UInt64] = []
+    private var fingerprints = SlotFingerprints()
 
     public init(limits: CacheLimits) { self.init(limits: limits, inFraction: 0.25, outFraction: 0.5) }
 
@@ -44,15 +44,12 @@ public struct TwoQPolicy: EvictionPolicy {
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)
-        if fingerprints.count < table.capacity {
-            fingerprints.append(contentsOf: repeatElement(0, count: table.capacity - fingerprints.count))
-        }
         // As libCacheSim's lookup: a remembered key leaves A1out before anything else happens.
         let returning = ghosts.contains(entry.fingerprint)
         if returning { ghosts.remove(entry.fingerprint) }
         guard entry.cost <= inShare.cost else { return false }
         makeRoom(for: entry.cost, evict: evict)
-        fingerprints[Int(entry.slot)] = entry.fingerprint
+        fingerprints.record(entry)
         if returning {
             while mainShare.isExceeded(cost: main.cost + entry.cost, count: main.count + 1), let victim = table.popFront(&main) {
                 evict(victim)
@@ -65,17 +62,13 @@ public struct TwoQPolicy: EvictionPolicy {
     }
 
     public mutating func remove(_ slot: Slot) {
-        if table.queue(of: slot) == incoming.id {
-            table.unlink(slot, from: &incoming)
-        } else {
-            table.unlink(slot, from: &main)
-        }
+        table.unlink(slot, fromWhicheverOf: &incoming, &main)
     }
 
     public mutating func evictNext() -> Slot? {
         if inShare.isExceeded(cost: incoming.cost, count: incoming.count) || main.isEmpty {
             guard let victim = table.popFront(&incoming) else { return nil }
-            ghosts.append(fingerprints[Int(victim)], cost: table.cost(of: victim), capacity: ghostShare)
+            ghosts.append(fingerprints[victim], cost: table.cost(of: victim), capacity: ghostShare)
             return victim
         }
         return table.popFront(&main)
@@ -86,6 +79,6 @@ public struct TwoQPolicy: EvictionPolicy {
         incoming = SlotList(id: 1)
         main = SlotList(id: 2)
         ghosts.removeAll()
-        fingerprints = []
+        fingerprints.removeAll()
     }
 }
