@@ -53,22 +53,25 @@ struct EvictionPolicyTests {
         #expect(h.evicted == ["B", "D", "A"])
     }
 
-    // Twenty unit entries: S's share is 2, M's 18. New entries fill S until the
-    // cache is full; from then on S gives way while M is within its share.
+    // Twenty unit entries: S's share is 2, M's 18. While the cache fills, new
+    // entries that find S full go to M; after the first eviction they go to S.
     @Test("S3-FIFO: one-hit wonders leave through the small queue; a ghost comes back into main")
     func s3fifoGhostReadmission() {
-        var h = PolicyHarness(S3FIFOPolicy(limits: unitLimits(20), moveToMainThreshold: 1))
+        typealias H = PolicyHarness<S3FIFOPolicy>
+        var h = H(S3FIFOPolicy(limits: unitLimits(20), moveToMainThreshold: 1))
         for letter in "ABCDEFGHIJKLMNOPQRST" { h.insert(String(letter)) }
+        #expect(!h.policy.isInMain(H.slot("B")) && h.policy.isInMain(H.slot("C")))
         h.hit("B")
-        h.insert("U")  // full: S's oldest, A (never hit), leaves and becomes a ghost
+        h.insert("U")  // full: S's oldest, A (never hit), leaves and becomes a ghost; U enters S
         #expect(h.evicted == ["A"])
         #expect(h.policy.isGhost(0))  // A is slot 0; the harness fingerprints slot × a constant
-        h.insert("V")  // B was hit: promoted to M; S goes on to C, which leaves
-        #expect(h.evicted == ["A", "C"])
-        #expect(h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
-        h.insert("A")  // a ghost: straight into M (S gives way: D leaves)
-        #expect(h.evicted == ["A", "C", "D"])
-        #expect(h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("A")))
+        #expect(!h.policy.isInMain(H.slot("U")))
+        h.insert("V")  // B was hit: promoted to M; S goes on to U, which leaves
+        #expect(h.evicted == ["A", "U"])
+        #expect(h.policy.isInMain(H.slot("B")))
+        h.insert("A")  // a ghost: straight into M, which is over its share: its oldest, C, leaves
+        #expect(h.evicted == ["A", "U", "C"])
+        #expect(h.policy.isInMain(H.slot("A")))
         #expect(!h.policy.isGhost(0))
     }
 
@@ -79,7 +82,7 @@ struct EvictionPolicyTests {
         h.hit("A")
         h.hit("B", "B")
         h.insertAll("U", "V")
-        #expect(h.evicted == ["A", "C"])  // A had one hit: not enough
+        #expect(h.evicted == ["A", "U"])  // A had one hit: not enough; B's two move it to M
         #expect(h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
     }
 
@@ -158,6 +161,21 @@ struct EvictionPolicyTests {
         h.insert("E", cost: 5, missCost: 5)
         #expect(h.evicted == ["A", "D"])
         #expect(h.policy.clock == 2)
+    }
+
+    @Test("GDSF(1) ignores what a miss would download: the largest, least used entry goes first")
+    func gdsfUniformMissCost() {
+        func run(_ missCost: GDSFPolicy.MissCost) -> [String] {
+            var h = PolicyHarness(GDSFPolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1), missCost: missCost))
+            h.insert("A", cost: 5, missCost: 50)  // slow to download again
+            h.insert("B", cost: 2, missCost: 2)
+            h.insert("C", cost: 3, missCost: 3)
+            h.insert("D", cost: 2, missCost: 2)
+            return h.evicted
+        }
+        #expect(run(.download) == ["B"])  // A: 10, B and C: 1; B is older
+        #expect(run(.uniform) == ["A"])  // A: 10⁶/5, the lowest
+        #expect(EvictionPolicyKind(name: "gdsf-1") == .gdsf(missCost: .uniform))
     }
 
     @Test("NSCache on Linux evicts the cheapest entry first, even the one just added")

@@ -7,7 +7,7 @@ import CacheSimulation
 /// reactions; then a short live replay of one dataset.
 public struct BenchSuite: Sendable {
     public var policies: [EvictionPolicyKind] = EvictionPolicyKind.allCases
-    public var curvePolicies: [EvictionPolicyKind] = [.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU, .gdsf]
+    public var curvePolicies: [EvictionPolicyKind] = [.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU, .gdsf(missCost: .download)]
     public var memorySizes = ReplayDefaults.comparedMemorySizes
     /// nil: no live replay (its figures are timings, not gated exactly).
     public var replay: LiveReplayOptions? = {

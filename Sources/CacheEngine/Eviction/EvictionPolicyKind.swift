@@ -3,16 +3,19 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
     case lru, fifo, clock, sieve
     /// S3-FIFO with the hits an entry needs in the small queue to move to main (1 or 2).
     case s3fifo(moveToMainThreshold: Int)
-    case wTinyLFU, gdsf, arc, twoQ
+    case wTinyLFU
+    /// GDSF weighing misses by bytes to download, or uniformly (GDSF(1), as libCacheSim's).
+    case gdsf(missCost: GDSFPolicy.MissCost)
+    case arc, twoQ
     /// A real Foundation NSCache (the apps' choice), for comparison.
     case nsCache
 
     public static let allCases: [EvictionPolicyKind] = [
         .lru, .fifo, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .s3fifo(moveToMainThreshold: 2),
-        .wTinyLFU, .gdsf, .arc, .twoQ, .nsCache,
+        .wTinyLFU, .gdsf(missCost: .download), .gdsf(missCost: .uniform), .arc, .twoQ, .nsCache,
     ]
 
-    /// Parses the names `description` prints ("lru", "s3fifo", "s3fifo-2", "w-tinylfu", "2q", …).
+    /// Parses the names `description` prints ("lru", "s3fifo", "s3fifo-2", "w-tinylfu", "gdsf-1", "2q", …).
     public init?(name: String) {
         guard let kind = Self.allCases.first(where: { $0.description == name.lowercased() }) else {
             if name.lowercased() == "s3fifo-1" { self = .s3fifo(moveToMainThreshold: 1); return }
@@ -29,7 +32,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
         case .sieve: "sieve"
         case .s3fifo(let threshold): threshold == 1 ? "s3fifo" : "s3fifo-\(threshold)"
         case .wTinyLFU: "w-tinylfu"
-        case .gdsf: "gdsf"
+        case .gdsf(let missCost): missCost == .download ? "gdsf" : "gdsf-1"
         case .arc: "arc"
         case .twoQ: "2q"
         case .nsCache: "nscache"
@@ -50,7 +53,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
         case .sieve: visitor.visit(SIEVEPolicy(limits: limits))
         case .s3fifo(let threshold): visitor.visit(S3FIFOPolicy(limits: limits, moveToMainThreshold: threshold))
         case .wTinyLFU: visitor.visit(WTinyLFUPolicy(limits: limits))
-        case .gdsf: visitor.visit(GDSFPolicy(limits: limits))
+        case .gdsf(let missCost): visitor.visit(GDSFPolicy(limits: limits, missCost: missCost))
         case .arc: visitor.visit(ARCPolicy(limits: limits))
         case .twoQ: visitor.visit(TwoQPolicy(limits: limits))
         case .nsCache: visitor.visit(NSCachePolicy(limits: limits))

@@ -3,12 +3,24 @@
 /// (the inflation clock) rises to the evicted priority, so entries that stop
 /// being used age out. With `missCost` = bytes to download it keeps small,
 /// popular, expensive-to-fetch images; ties go to the least recently used.
+/// With a uniform miss cost it is GDSF(1), libCacheSim's GDSF: priority
+/// `L + frequency × 10⁶ / cost` (its constant, so priorities round alike).
 ///
 /// Unlike the queue policies this needs a priority queue: accesses cost
 /// O(log n) in an indexed binary heap.
 public struct GDSFPolicy: EvictionPolicy {
     public static let name = "GDSF"
+
+    /// What a miss on an entry is taken to cost.
+    public enum MissCost: Sendable, Hashable {
+        /// The bytes to download it again (`NewEntry.missCost`).
+        case download
+        /// The same for every entry.
+        case uniform
+    }
+
     public let limits: CacheLimits
+    public let missCostModel: MissCost
     public private(set) var totalCost = 0
     /// The inflation clock `L`.
     public private(set) var clock = 0.0
@@ -18,7 +30,12 @@ public struct GDSFPolicy: EvictionPolicy {
     private var missCost: [Int] = []
     private var useCounter: UInt64 = 0
 
-    public init(limits: CacheLimits) { self.limits = limits }
+    public init(limits: CacheLimits) { self.init(limits: limits, missCost: .download) }
+
+    public init(limits: CacheLimits, missCost: MissCost) {
+        self.limits = limits
+        missCostModel = missCost
+    }
 
     public var count: Int { heap.count }
 
@@ -34,7 +51,7 @@ public struct GDSFPolicy: EvictionPolicy {
         reserve(entry.slot)
         let index = Int(entry.slot)
         cost[index] = entry.cost
-        missCost[index] = max(entry.missCost, 1)
+        missCost[index] = missCostModel == .uniform ? 1_000_000 : max(entry.missCost, 1)
         frequency[index] = 1
         heap.insert(entry.slot, priority: priority(of: entry.slot), tieBreaker: nextUse())
         totalCost += entry.cost
@@ -53,7 +70,7 @@ public struct GDSFPolicy: EvictionPolicy {
         return lowest
     }
 
-    public mutating func removeAll() { self = GDSFPolicy(limits: limits) }
+    public mutating func removeAll() { self = GDSFPolicy(limits: limits, missCost: missCostModel) }
 
     private func priority(of slot: Slot) -> Double {
         let index = Int(slot)

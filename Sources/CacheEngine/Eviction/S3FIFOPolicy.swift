@@ -6,6 +6,9 @@
 ///
 /// - Insert: a key found in G goes straight to M; any other key goes to S,
 ///   unless it costs S's whole share or more: then it is not kept at all.
+///   Until the first eviction, a new key that finds S full goes to M instead
+///   (libCacheSim's S3FIFO.c since December 2024): what arrives while the
+///   cache fills stays a little longer, what arrives once it is full leaves sooner.
 /// - Evict from M when M is over its share or S is empty, else from S.
 /// - Evicting from S goes on until an entry leaves: the oldest entry moves to
 ///   M (frequency reset) if it was hit at least `moveToMainThreshold` times,
@@ -23,6 +26,8 @@ public struct S3FIFOPolicy: EvictionPolicy {
     private let smallShare: QueueShare
     private let mainShare: QueueShare
     private let ghostShare: QueueShare
+    /// Whether anything has been evicted since the cache was empty.
+    private var hasEvicted = false
     private var table = SlotTable()
     private var small = SlotList(id: 1)
     private var main = SlotList(id: 2)
@@ -62,12 +67,13 @@ public struct S3FIFOPolicy: EvictionPolicy {
         // A returning key leaves G before any eviction makes room, as libCacheSim's lookup does.
         let returning = ghosts.contains(entry.fingerprint)
         if returning { ghosts.remove(entry.fingerprint) }
-        guard returning || entry.cost < smallShare.cost else { return false }
+        // libCacheSim admits a returning key of exactly S's share, a new one only below it.
+        guard entry.cost < smallShare.cost || (returning && entry.cost == smallShare.cost) else { return false }
         makeRoom(for: entry.cost, evict: evict)
         let index = Int(entry.slot)
         fingerprints.record(entry)
         table.counter[index] = 0
-        if returning {
+        if returning || (!hasEvicted && smallShare.isFilled(cost: small.cost, count: small.count)) {
             table.append(entry.slot, cost: entry.cost, to: &main)
         } else {
             table.append(entry.slot, cost: entry.cost, to: &small)
@@ -80,6 +86,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     }
 
     public mutating func evictNext() -> Slot? {
+        hasEvicted = true
         while !small.isEmpty || !main.isEmpty {
             if small.isEmpty || mainShare.isExceeded(cost: main.cost, count: main.count) {
                 if let victim = evictFromMain() { return victim }
@@ -127,5 +134,6 @@ public struct S3FIFOPolicy: EvictionPolicy {
         main = SlotList(id: 2)
         ghosts.removeAll()
         fingerprints.removeAll()
+        hasEvicted = false
     }
 }
