@@ -68,9 +68,9 @@ def working_set(path):
 
 
 def ours(bench, path, objects, capacities, policies):
-    command = [bench, "simulate", path, "--memory", ",".join(map(str, capacities)), "--disk", "none",
-               "--warnings", "none", "--max-entry", "100%", "--policy", ",".join(policies),
-               "--json", "--no-files"]
+    # --libcachesim: no per-entry cap, no disk, no warnings (the documented flag set).
+    command = [bench, "simulate", path, "--libcachesim", "--memory", ",".join(map(str, capacities)),
+               "--policy", ",".join(policies), "--json", "--no-files"]
     if objects:
         command.append("--objects")
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout

@@ -3,6 +3,7 @@ import Foundation
 import ImagePipeline
 import Bench
 import CacheSimulation
+import Workloads
 
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,11 +16,20 @@ struct SimulateCommand: ParsableCommand {
     @OptionGroup var workloads: WorkloadOptions
     @OptionGroup var cache: CacheOptions
     @Flag(help: "Skip the offline bounds (Belady, PFOO-L).") var noBounds = false
+    @Flag(help: ArgumentHelp(
+        "libCacheSim's semantics, so figures compare with its: the requests `export` writes, no per-entry cap, no disk, no warnings.",
+        discussion: "Recorded traces are replayed as the plain requests of `export --key-strategy` (the one --keys names): cancellations, offline spells, relaunches and invalidations are left out, as libCacheSim's traces cannot carry them. Overrides --max-entry, --disk and --warnings; add --objects for its object mode."))
+    var libcachesim = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let inputs = try workloads.loadInputs()
         var matrix = try cache.matrix()
+        let inputs = try libcachesim ? libCacheSimInputs(strategies: matrix.strategies) : workloads.loadInputs()
+        if libcachesim {
+            matrix.maxEntryFraction = 1
+            matrix.diskSizes = [nil]
+            matrix.warnings = try CacheOptions.warningSource("none")
+        }
         matrix.bounds = !noBounds
         var results = BenchResults(command: commandLine)
         results.datasets = inputs.compactMap {
@@ -34,6 +44,28 @@ struct SimulateCommand: ParsableCommand {
             results.simulations.count, Double(requests) / 1e6, seconds, Double(requests) / 1e6 / max(seconds, 1e-9)).utf8))
         output.show("simulate", ReportTables.simulations(results.simulations))
         try output.finish(results)
+    }
+
+    /// Each recorded trace as the oracleGeneral file `export` would write; libCacheSim traces as they are.
+    private func libCacheSimInputs(strategies: [CacheKeyStrategy]) throws -> [SimulationMatrix.Input] {
+        guard strategies.count == 1 else { throw ValidationError("--libcachesim names objects by one key strategy; give one with --keys") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("icb-libcachesim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let paths = workloads.traces.isEmpty ? try WorkloadOptions.defaultDatasets() : workloads.traces
+        let exported = try paths.map { path -> String in
+            guard !OracleGeneralTrace.isOracleGeneral(path) else { return path }
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            let file = directory.appendingPathComponent(name + ".oracleGeneral").path
+            let summary = try LibCacheSimExport(strategy: strategies[0], layout: .oracleGeneral).export(path, to: file)
+            if let notCarried = summary.notCarried {
+                FileHandle.standardError.write(Data("\(name): left out as libCacheSim would: \(notCarried)\n".utf8))
+            }
+            return file
+        }
+        var plain = workloads
+        plain.traces = exported
+        return try plain.loadInputs()
     }
 }
 

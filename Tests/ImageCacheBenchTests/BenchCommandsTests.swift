@@ -76,6 +76,25 @@ struct BenchCommandsTests {
         #expect(results.figures.contains { $0.id.hasSuffix("/wrongImages") && $0.value == 2 })
     }
 
+    @Test("simulate --libcachesim replays what export writes: no relaunch, invalidation or cancel effects, no disk")
+    func simulateAsLibCacheSim() async throws {
+        let trace = try CraftedTrace.write()
+        let exported = trace + ".oracleGeneral"
+        defer { for file in [trace, exported] { try? FileManager.default.removeItem(atPath: file) } }
+        let options = ["--keys", "normalized", "--memory", "1MB", "--json", "--no-files", "--no-bounds"]
+        let direct = try await BenchProcess.run(["simulate", trace, "--libcachesim"] + options)
+        #expect(direct.status == 0, "\(direct.stderr)")
+        #expect(direct.stderr.contains("1 cancellation"))
+        let export = try await BenchProcess.run(["export", trace, "--key-strategy", "normalized", "--output", exported])
+        #expect(export.status == 0, "\(export.stderr)")
+        let viaFile = try await BenchProcess.run(["simulate", exported, "--disk", "none", "--warnings", "none", "--max-entry", "100%"] + options)
+        let result = try #require(Self.json(direct).simulations.first?.result)
+        // Three objects over eight requests: the relaunch, the edit and the cancel change nothing here.
+        #expect(result.requests == 8 && result.hits == 5 && result.diskHits == 0)
+        let fromFile = try #require(Self.json(viaFile).simulations.first?.result)
+        #expect(fromFile.requests == result.requests && fromFile.hits == result.hits && fromFile.originFetches == result.originFetches)
+    }
+
     @Test("keys ranks strategies and names the colliding URLs")
     func keys() async throws {
         let trace = try CraftedTrace.write()
