@@ -156,6 +156,8 @@ struct GateCommand: ParsableCommand {
     @Option(help: "Allowed relative slowdown of timings (0.5 = 50%).") var timingThreshold = 0.5
     @Flag(help: "Write the run's figures as the new baseline instead of comparing (after a deliberate change).")
     var updateBaseline = false
+    @Flag(help: "When another command made the baseline, compare the figures both runs have instead of refusing.")
+    var sharedFiguresOnly = false
 
     func run() throws {
         if updateBaseline {
@@ -168,7 +170,8 @@ struct GateCommand: ParsableCommand {
         var thresholds = Gate.Thresholds()
         thresholds.includesTimings = !deterministicOnly
         thresholds.timingRelative = timingThreshold
-        let outcome = Gate.compare(try Gate.load(results), baseline: try Gate.load(baseline), thresholds: thresholds)
+        thresholds.comparesSharedFiguresOnly = sharedFiguresOnly
+        let outcome = try Gate.compare(try Gate.load(results), baseline: try Gate.load(baseline), thresholds: thresholds)
         print(outcome.report)
         guard outcome.compared > 0 else { throw ValidationError("the baseline has no figures to compare") }
         if !outcome.passed { throw ExitCode.failure }

@@ -157,6 +157,39 @@ struct BenchCommandsTests {
         #expect(regressed.stdout.contains("✗ " + baseline.figures[index].id))
     }
 
+    @Test("gate refuses figures it cannot judge (nan, duplicates) and a baseline another command made")
+    func gateStrictness() async throws {
+        let trace = try CraftedTrace.write()
+        let directory = BenchProcess.temporaryFile("gate-strict").path
+        defer { for path in [trace, directory] { try? FileManager.default.removeItem(atPath: path) } }
+        let run = try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "--policy", "lru", "-o", directory + "/one"])
+        let wider = try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "--policy", "lru,fifo", "-o", directory + "/two"])
+        #expect(run.status == 0 && wider.status == 0, "\(run.stderr)\(wider.stderr)")
+        let results = directory + "/one/results.json"
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        func doctored(_ name: String, _ change: (inout BenchResults) -> Void) throws -> String {
+            var results = try Gate.load(results)
+            change(&results)
+            let path = directory + "/" + name
+            try encoder.encode(results).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let nan = try doctored("nan.json") { $0.figures[0].value = .nan }
+        let notANumber = try await BenchProcess.run(["gate", nan, "--baseline", results])
+        #expect(notANumber.status == 1 && notANumber.stderr.contains("is nan, not a number gate can judge"), "\(notANumber.stderr)")
+        let twice = try doctored("twice.json") { $0.figures.append($0.figures[0]) }
+        let duplicate = try await BenchProcess.run(["gate", results, "--baseline", twice])
+        #expect(duplicate.status == 1 && duplicate.stderr.contains("appears more than once"), "\(duplicate.stderr)")
+
+        // The lru-only run against the lru+fifo baseline: refused, then compared on what both have.
+        let other = try await BenchProcess.run(["gate", results, "--baseline", directory + "/two/results.json"])
+        #expect(other.status == 1 && other.stderr.contains("--policy lru,fifo") && other.stderr.contains("--shared-figures-only"), "\(other.stderr)")
+        let shared = try await BenchProcess.run(["gate", results, "--baseline", directory + "/two/results.json", "--shared-figures-only"])
+        #expect(shared.status == 0, "\(shared.stdout)\(shared.stderr)")
+        #expect(shared.stdout.contains("0 regressed") && shared.stdout.contains("compared on the figures both have"))
+    }
+
     @Test("usage errors exit with status 2 and say what to do; a missing trace is a one-line error")
     func badInput() async throws {
         let size = try await BenchProcess.run(["simulate", "--memory", "12XB"])

@@ -9,6 +9,9 @@ public enum Gate {
         public var timingRelative = 0.5
         /// Compare timings at all (CI gates only the deterministic figures).
         public var includesTimings = true
+        /// When the runs were made by different commands, compare the figures both have
+        /// instead of refusing.
+        public var comparesSharedFiguresOnly = false
 
         public init() {}
     }
@@ -36,11 +39,16 @@ public enum Gate {
         public var improvements: [Finding] = []
         /// In the run but not the baseline: not judged.
         public var new: [String] = []
+        /// Baseline figures left out because another command made the baseline (with `comparesSharedFiguresOnly`).
+        public var notInThisRun = 0
 
         public var passed: Bool { regressions.isEmpty }
 
         public var report: String {
             var lines = ["gate: compared \(compared) figures: \(regressions.count) regressed, \(improvements.count) improved, \(new.count) new"]
+            if notInThisRun > 0 {
+                lines += ["gate: the runs were made by different commands; compared on the figures both have (\(notInThisRun) of the baseline's are not in this run)"]
+            }
             if !regressions.isEmpty { lines += ["regressions:"] + regressions.map { "  ✗ " + $0.line } }
             if !improvements.isEmpty {
                 lines += ["improvements (update the baseline to keep them):"] + improvements.prefix(20).map { "  ✓ " + $0.line }
@@ -49,12 +57,24 @@ public enum Gate {
         }
     }
 
-    public static func compare(_ current: BenchResults, baseline: BenchResults, thresholds: Thresholds = Thresholds()) -> Outcome {
+    /// Judges `current` against `baseline`. A figure the run lacks is a regression
+    /// when the same command made both; when different commands did, the runs are
+    /// refused as not comparable, unless `thresholds.comparesSharedFiguresOnly`.
+    public static func compare(_ current: BenchResults, baseline: BenchResults, thresholds: Thresholds = Thresholds()) throws -> Outcome {
         var outcome = Outcome()
         let now = Dictionary(current.figures.map { ($0.id, $0) }) { first, _ in first }
         let before = Set(baseline.figures.map(\.id))
         outcome.new = current.figures.map(\.id).filter { !before.contains($0) }
+        let missing = baseline.figures.filter { now[$0.id] == nil }.count
+        let sameCommand = invocation(of: current.command) == invocation(of: baseline.command)
+        if missing > 0, !sameCommand {
+            guard thresholds.comparesSharedFiguresOnly else {
+                throw GateError.differentRuns(baseline: baseline.command, current: current.command, missing: missing)
+            }
+            outcome.notInThisRun = missing
+        }
         for figure in baseline.figures where figure.kind == .deterministic || thresholds.includesTimings {
+            if outcome.notInThisRun > 0, now[figure.id] == nil { continue }
             outcome.compared += 1
             let relative = figure.kind == .deterministic ? thresholds.deterministicRelative : thresholds.timingRelative
             let slack = max(abs(figure.value) * relative, figure.kind == .deterministic ? 1e-12 : 0)
@@ -71,7 +91,19 @@ public enum Gate {
         return outcome
     }
 
-    /// Reads a results file, with a clear error when it is not one.
+    /// A command line without the program's path and the output folder, which do not change what a run measures.
+    static func invocation(of command: String) -> [String] {
+        var words = command.split(separator: " ").map(String.init).dropFirst().makeIterator()
+        var kept: [String] = []
+        while let word = words.next() {
+            if word == "-o" || word == "--output" { _ = words.next(); continue }
+            if word.hasPrefix("--output=") { continue }
+            kept.append(word)
+        }
+        return kept
+    }
+
+    /// Reads a results file, with a clear error when it is not one or its figures cannot be judged.
     public static func load(_ path: String) throws -> BenchResults {
         guard let data = FileManager.default.contents(atPath: path) else { throw GateError.unreadable(path) }
         let decoder = JSONDecoder()
@@ -80,6 +112,11 @@ public enum Gate {
             let results = try decoder.decode(BenchResults.self, from: data)
             guard results.schema == BenchResults.currentSchema else {
                 throw GateError.schema(path, found: results.schema)
+            }
+            var seen = Set<String>()
+            for figure in results.figures {
+                guard figure.value.isFinite else { throw GateError.nonFinite(path, id: figure.id, value: figure.value) }
+                guard seen.insert(figure.id).inserted else { throw GateError.duplicateFigure(path, id: figure.id) }
             }
             return results
         } catch let error as GateError {
@@ -94,6 +131,9 @@ public enum GateError: Error, CustomStringConvertible {
     case unreadable(String)
     case malformed(String, String)
     case schema(String, found: Int)
+    case nonFinite(String, id: String, value: Double)
+    case duplicateFigure(String, id: String)
+    case differentRuns(baseline: String, current: String, missing: Int)
 
     public var description: String {
         switch self {
@@ -101,6 +141,11 @@ public enum GateError: Error, CustomStringConvertible {
         case .malformed(let path, let reason): "\(path): not an imagecache-bench results file (\(reason))"
         case .schema(let path, let found):
             "\(path): results schema \(found), this build writes \(BenchResults.currentSchema); record a new baseline"
+        case .nonFinite(let path, let id, let value): "\(path): figure \(id) is \(value), not a number gate can judge"
+        case .duplicateFigure(let path, let id): "\(path): figure \(id) appears more than once"
+        case .differentRuns(let baseline, let current, let missing):
+            "the baseline was made by `\(baseline)`, this run by `\(current)`; \(missing) of the baseline's figures "
+                + "are not in this run. Gate a run of the baseline's command, or pass --shared-figures-only to compare the figures both have"
         }
     }
 }
