@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import Bench
 
 @main
 struct ImageCacheBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagecache-bench",
         abstract: "Benchmarks and stress-tests image caches on recorded app workloads.",
+        version: ToolProvenance.version + (ToolProvenance.current.commit.map { " (\($0.prefix(12)))" } ?? ""),
         subcommands: [
             SuiteCommand.self, SimulateCommand.self, KeysCommand.self, SweepCommand.self, MemwarnCommand.self,
             ReplayCommand.self, StressCommand.self, GateCommand.self, HostileCommand.self,

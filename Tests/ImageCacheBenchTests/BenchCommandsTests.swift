@@ -147,6 +147,14 @@ struct BenchCommandsTests {
 
         // A baseline whose hit ratio was higher: the run now regresses.
         var baseline = try Gate.load(results)
+        #expect(baseline.tool?.version == ToolProvenance.version)
+        let checkout = CraftedTrace.datasets.deletingLastPathComponent().appendingPathComponent(".git")
+        if FileManager.default.fileExists(atPath: checkout.path) {
+            let commit = try #require(baseline.tool?.commit)
+            #expect(commit.count == 40 && commit.allSatisfy(\.isHexDigit))
+            let version = try await BenchProcess.run(["--version"])
+            #expect(version.status == 0 && version.stdout.hasPrefix(ToolProvenance.version + " (" + commit.prefix(12)))
+        }
         let index = try #require(baseline.figures.firstIndex { $0.id.hasSuffix("/hitRatio") })
         baseline.figures[index].value += 0.01
         let doctored = directory + "/baseline.json"

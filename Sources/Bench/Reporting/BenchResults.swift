@@ -10,6 +10,8 @@ public struct BenchResults: Codable, Sendable {
     public var schema = currentSchema
     public var createdAt: String
     public var command: String
+    /// The tool's version and commit; absent in files written before it was recorded.
+    public var tool: ToolProvenance?
     public var machine: Machine
     public var datasets: [DatasetSummary] = []
     public var simulations: [SimulationRow] = []
@@ -43,6 +45,7 @@ public struct BenchResults: Codable, Sendable {
     public init(command: String) {
         createdAt = ISO8601DateFormatter().string(from: Date())
         self.command = command
+        tool = .current
         machine = .current
     }
 
