@@ -69,7 +69,7 @@ def working_set(path):
 
 def ours(bench, path, objects, capacities, policies):
     # --libcachesim: no per-entry cap, no disk, no warnings (the documented flag set).
-    command = [bench, "simulate", path, "--libcachesim", "--memory", ",".join(map(str, capacities)),
+    command = [bench, "simulate", path, "--libcachesim", "--memory", ",".join(f"{capacity}B" for capacity in capacities),
                "--policy", ",".join(policies), "--json", "--no-files"]
     if objects:
         command.append("--objects")

@@ -9,7 +9,7 @@ struct WorkloadOptions: ParsableArguments {
     @Argument(help: "Trace files (.jsonl or .jsonl.gz). Default: every .jsonl.gz in ./datasets.")
     var traces: [String] = []
 
-    @Option(help: "Use only the first N requests of each trace.")
+    @Option(parsing: .unconditional, help: "Use only the first N requests of each trace.")
     var requests: Int?
 
     @Flag(help: "Count every object of a libCacheSim trace as size 1 (its object mode): sizes then count objects.")
@@ -51,7 +51,7 @@ struct WorkloadOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let requests, requests < 1 { throw ValidationError("--requests must be at least 1") }
+        if let requests { try OptionCheck.count(requests, "--requests", atLeast: 1) }
     }
 }
 
@@ -84,13 +84,13 @@ struct CacheOptions: ParsableArguments {
     @Flag(help: "Model a pipeline that never invalidates (edited pictures are then served stale).")
     var ignoreInvalidations = false
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Requests in flight together, as an app loading a screen at once (0: each lands before the next).",
         discussion: "A miss's thumbnail reaches the tiers when the window is full, oldest first; a request for a thumbnail in flight joins it. `replay --concurrency N` is compared with this model."))
     var inFlight = 0
 
     func validate() throws {
-        if inFlight < 0 { throw ValidationError("--in-flight is a count of requests, 0 or more, not \(inFlight)") }
+        try OptionCheck.count(inFlight, "--in-flight", atLeast: 0, atMost: 10_000)
         _ = try matrix()
     }
 

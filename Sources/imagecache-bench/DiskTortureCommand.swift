@@ -15,9 +15,13 @@ struct DiskTortureCommand: ParsableCommand {
     @Argument var mode: Mode
     @Option var directory: String
     @Option var seed: UInt64 = 1
-    @Option(help: "Stop after this many writes (default: until killed).")
+    @Option(parsing: .unconditional, help: "Stop after this many writes (default: until killed).")
     var writes = Int.max
     @Option var sync: DiskCache.SyncPolicy = .none
+
+    func validate() throws {
+        try OptionCheck.count(writes, "--writes", atLeast: 1)
+    }
 
     func run() throws {
         let torture = DiskTorture(directory: directory, sync: sync)

@@ -18,22 +18,34 @@ struct ImageCacheBench: AsyncParsableCommand {
         defaultSubcommand: SuiteCommand.self
     )
 
-    /// Usage errors (unknown flags, bad sizes) exit with status 2, as command-line tools do;
-    /// failures while running exit with 1.
+    /// Usage errors (unknown flags, bad sizes) exit with status 2, as command-line tools do,
+    /// pointing at the help of the command they concern; failures while running exit with 1.
     static func main() async {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
+            command = try parseAsRoot()
+        } catch {
+            if exitCode(for: error) == .validationFailure { usageError(fullMessage(for: error)) }
+            exit(withError: error)
+        }
+        do {
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
             } else {
                 try command.run()
             }
         } catch {
+            let type = type(of: command)
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                let name = ["imagecache-bench", type.configuration.commandName].compactMap { $0 }.joined(separator: " ")
+                usageError("Error: \(type.message(for: error))\n  See '\(name) --help' for more information.")
             }
             exit(withError: error)
         }
+    }
+
+    static func usageError(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Foundation.exit(2)
     }
 }

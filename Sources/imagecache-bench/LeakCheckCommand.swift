@@ -8,13 +8,19 @@ struct LeakCheckCommand: ParsableCommand {
         abstract: "Thumbnail in a loop and check resident memory and live libvips objects stay flat."
     )
 
-    @Option var iterations = 10_000
+    @Option(parsing: .unconditional, help: "Thumbnails to make.") var iterations = 10_000
 
-    @Option(help: "Fail when resident memory grows by more than this many MiB after warm-up.")
+    @Option(parsing: .unconditional, help: "Fail when resident memory grows by more than this many MiB after warm-up.")
     var maxGrowthMib = 8
 
     @Option(help: "Also write the report as JSON to this file.")
     var json: String?
+
+    func validate() throws {
+        // Below a few hundred the warm-up leaves nothing to measure.
+        try OptionCheck.count(iterations, "--iterations", atLeast: 200)
+        try OptionCheck.count(maxGrowthMib, "--max-growth-mib", atLeast: 0)
+    }
 
     func run() throws {
         let report = try LeakCheck(iterations: iterations).run()

@@ -13,7 +13,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "The app: \(AppName.allCases.map(\.rawValue).joined(separator: ", ")), or all (users of each in turn).")
     var app: String
 
-    @Option(help: "Users (sessions) to record.")
+    @Option(parsing: .unconditional, help: "Users (sessions) to record.")
     var sessions = 10
 
     @Option(help: "Seed of the user-behaviour model and the origin.")
@@ -27,6 +27,10 @@ struct RecordCommand: AsyncParsableCommand {
 
     @Option(help: "A URL catalogue (imagecache-bench import api): the origin's pages hand out its real image URLs.")
     var catalogue: String?
+
+    func validate() throws {
+        try OptionCheck.count(sessions, "--sessions", atLeast: 1, atMost: 1_000_000)
+    }
 
     func run() async throws {
         let name = app.lowercased().replacingOccurrences(of: " ", with: "")

@@ -8,21 +8,21 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Drive the live pipeline (libvips, a real disk, HTTP to the loopback origin) with a trace, and check it agrees with simulate.")
     @OptionGroup var workloads: WorkloadOptions
-    @Option(help: "Recorded time divided by this; 0 replays as fast as --concurrency allows.") var speed = 0.0
-    @Option(help: "Requests in flight at most (about a screen of cells and their prefetches).") var concurrency = 16
+    @Option(parsing: .unconditional, help: "Recorded time divided by this; 0 replays as fast as --concurrency allows.") var speed = 0.0
+    @Option(parsing: .unconditional, help: "Requests in flight at most (about a screen of cells and their prefetches).") var concurrency = 16
     @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
     @Option(help: "Disk size, or none.") var disk = "150MB"
     @Option(help: "What the disk keeps: originals, thumbnails (re-encoded) or both.") var diskPolicy = ReplayDefaults.diskPolicy.rawValue
-    @Option(help: "Replay only the first N sessions of each trace (whole sessions).") var sessions: Int?
+    @Option(parsing: .unconditional, help: "Replay only the first N sessions of each trace (whole sessions).") var sessions: Int?
     @Option(help: "Cancellations: recorded (at the download, as the simulator models them) or timed (after the recorded delay, racing the answer).")
     var cancellations = LiveReplayOptions.CancellationTiming.recorded.rawValue
-    @Option(help: "Largest difference between live and simulated hit ratios that --require-agreement accepts, in percentage points.")
+    @Option(parsing: .unconditional, help: "Largest difference between live and simulated hit ratios that --require-agreement accepts, in percentage points.")
     var tolerance = 0.5
     @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
     @Option(help: "Key strategy.") var keys = ReplayDefaults.keyStrategy.description
     @Option(help: "Reaction to memory warnings.") var reaction = "purge-all"
-    @Option(help: "Median origin latency in milliseconds (log-normal).") var latency = 0.0
-    @Option(help: "Share of origin responses that are faults (0–1).") var faults = 0.0
+    @Option(parsing: .unconditional, help: "Median origin latency in milliseconds (log-normal).") var latency = 0.0
+    @Option(parsing: .unconditional, help: "Share of origin responses that are faults (0–1).") var faults = 0.0
     @Option(help: "Disk writes: none (left to the kernel, as iOS caches do), file (fsync each, the library's crash-safe default), fileAndDirectory.")
     var diskSync = "none"
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
@@ -30,15 +30,16 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard speed >= 0 else { throw ValidationError("--speed must be 0 (as fast as possible) or positive") }
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
-        guard (0...1).contains(faults) else { throw ValidationError("--faults is a share between 0 and 1") }
+        try OptionCheck.number(speed, "--speed", in: 0...1e6, "0 (as fast as possible) or a finite speed-up up to 10⁶")
+        try OptionCheck.count(concurrency, "--concurrency", atLeast: 1, atMost: 10_000)
+        try OptionCheck.number(faults, "--faults", in: 0...1, "a share between 0 and 1")
+        try OptionCheck.number(latency, "--latency", in: 0...60_000, "a median in milliseconds, 0 to 60000")
         guard DiskCache.SyncPolicy(rawValue: diskSync) != nil else { throw ValidationError("--disk-sync is none, file or fileAndDirectory") }
         guard LiveReplayOptions.CancellationTiming(rawValue: cancellations) != nil else {
             throw ValidationError("--cancellations is recorded or timed")
         }
-        if let sessions, sessions < 1 { throw ValidationError("--sessions must be at least 1") }
-        guard tolerance.isFinite, tolerance >= 0 else { throw ValidationError("--tolerance is a non-negative number of percentage points") }
+        if let sessions { try OptionCheck.count(sessions, "--sessions", atLeast: 1) }
+        try OptionCheck.number(tolerance, "--tolerance", in: 0...100, "percentage points, 0 to 100")
         _ = try CacheOptions.diskPolicy(diskPolicy)
     }
 

@@ -9,16 +9,16 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the loopback origin: synthesised images, the five services' API pages, latency, faults."
     )
 
-    @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
+    @Option(parsing: .unconditional, help: "Port on 127.0.0.1 (0 picks a free one).")
     var port = 0
 
-    @Option(help: "Median response latency in milliseconds for every host (0: none).")
+    @Option(parsing: .unconditional, help: "Median response latency in milliseconds for every host (0: none).")
     var latencyMs = 0.0
 
-    @Option(help: "Spread of the log-normal latency.")
+    @Option(parsing: .unconditional, help: "Spread of the log-normal latency.")
     var latencySigma = 0.5
 
-    @Option(help: "Stop after this many seconds (default: run until interrupted).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (default: run until interrupted).")
     var seconds: Double?
 
     @Flag(help: "Stop when standard input closes: a script or test holds it open while it uses the origin.")
@@ -30,6 +30,13 @@ struct ServeCommand: AsyncParsableCommand {
     /// What `--json` prints, one line each.
     struct Listening: Codable { let baseURL: String }
     struct Stopped: Codable { let statistics: OriginServer.Statistics }
+
+    func validate() throws {
+        try OptionCheck.count(port, "--port", atLeast: 0, atMost: 65_535)
+        try OptionCheck.number(latencyMs, "--latency-ms", in: 0...60_000, "a median in milliseconds, 0 to 60000")
+        try OptionCheck.number(latencySigma, "--latency-sigma", in: 0...5, "a log-normal spread, 0 to 5")
+        if let seconds { try OptionCheck.number(seconds, "--seconds", in: 0...(365 * 86_400), "seconds, 0 to a year") }
+    }
 
     func run() async throws {
         let latency = latencyMs > 0

@@ -77,8 +77,12 @@ struct KeysCommand: ParsableCommand {
     @Option(help: "Key strategies (or all).") var keys = "all"
     @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
     @Option(help: "Disk size, or none.") var disk = "150MB"
-    @Option(help: "Colliding URL pairs to show per strategy.") var examples = 3
+    @Option(parsing: .unconditional, help: "Colliding URL pairs to show per strategy.") var examples = 3
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        try OptionCheck.count(examples, "--examples", atLeast: 0, atMost: 10_000)
+    }
 
     func run() throws {
         let loaded = try workloads.load()
@@ -153,11 +157,15 @@ struct GateCommand: ParsableCommand {
     @Argument(help: "results.json of the run to judge.") var results: String
     @Option(help: "The baseline results.json.") var baseline: String
     @Flag(help: "Judge only the deterministic figures (hit ratios, wrong images, bytes), as CI does.") var deterministicOnly = false
-    @Option(help: "Allowed relative slowdown of timings (0.5 = 50%).") var timingThreshold = 0.5
+    @Option(parsing: .unconditional, help: "Allowed relative slowdown of timings (0.5 = 50%).") var timingThreshold = 0.5
     @Flag(help: "Write the run's figures as the new baseline instead of comparing (after a deliberate change).")
     var updateBaseline = false
     @Flag(help: "When another command made the baseline, compare the figures both runs have instead of refusing.")
     var sharedFiguresOnly = false
+
+    func validate() throws {
+        try OptionCheck.number(timingThreshold, "--timing-threshold", in: 0...1_000, "a relative slowdown, 0 (none) or more")
+    }
 
     func run() throws {
         if updateBaseline {
@@ -182,14 +190,16 @@ struct SynthTraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synth-trace",
         abstract: "Write a synthetic Zipf trace in the binary simulation format (.icbt), for simulator throughput runs.")
-    @Option(help: "Requests.") var requests = 10_000_000
-    @Option(help: "Distinct objects.") var objects = 1_000_000
-    @Option(help: "Zipf exponent.") var alpha = 0.8
+    @Option(parsing: .unconditional, help: "Requests.") var requests = 10_000_000
+    @Option(parsing: .unconditional, help: "Distinct objects.") var objects = 1_000_000
+    @Option(parsing: .unconditional, help: "Zipf exponent.") var alpha = 0.8
     @Option(help: "Seed.") var seed: UInt64 = 1
     @Option(name: [.short, .long], help: "File to write.") var output: String
 
     func validate() throws {
-        guard requests >= 1, objects >= 1, objects <= Int(Int32.max) else { throw ValidationError("--requests and --objects must be at least 1") }
+        try OptionCheck.count(requests, "--requests", atLeast: 1)
+        try OptionCheck.count(objects, "--objects", atLeast: 1, atMost: Int(Int32.max))
+        try OptionCheck.number(alpha, "--alpha", in: 0...10, "a Zipf exponent, 0 to 10")
     }
 
     func run() throws {

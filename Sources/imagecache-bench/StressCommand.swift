@@ -12,17 +12,21 @@ struct StressCommand: AsyncParsableCommand {
             Scenarios: \(StressScenario.Kind.allCases.map(\.rawValue).joined(separator: ", ")).
             """)
     @Option(help: "Scenarios (comma-separated), or all.") var scenario = "all"
-    @Option(help: "Requests per scenario.") var requests = 2_000
-    @Option(help: "Distinct images the requests share.") var keys = 24
-    @Option(help: "Requests in flight at most.") var concurrency = 128
+    @Option(parsing: .unconditional, help: "Requests per scenario.") var requests = 2_000
+    @Option(parsing: .unconditional, help: "Distinct images the requests share.") var keys = 24
+    @Option(parsing: .unconditional, help: "Requests in flight at most.") var concurrency = 128
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
     @Flag(help: "Print the reports as JSON.") var json = false
-    @Option(help: "Soak instead: this many rounds of every fault at once, doubling --requests each round, checking memory and descriptors.")
+    @Option(parsing: .unconditional, help: "Soak instead: this many rounds of every fault at once, doubling --requests each round, checking memory and descriptors.")
     var soak: Int?
 
     func validate() throws {
         _ = try kinds()
-        guard requests >= 1, keys >= 1, concurrency >= 1 else { throw ValidationError("--requests, --keys and --concurrency must be at least 1") }
+        try OptionCheck.count(requests, "--requests", atLeast: 1)
+        try OptionCheck.count(keys, "--keys", atLeast: 1)
+        try OptionCheck.count(concurrency, "--concurrency", atLeast: 1, atMost: 10_000)
+        // Each round doubles --requests: past 20 a soak would not end.
+        if let soak { try OptionCheck.count(soak, "--soak", atLeast: 1, atMost: 20) }
     }
 
     func kinds() throws -> [StressScenario.Kind] {

@@ -8,9 +8,13 @@ struct SuiteCommand: AsyncParsableCommand {
         abstract: "The default run: every dataset through the default configuration, key strategies, policies with bounds, miss-ratio curves, memory warnings, and a short live replay.")
     @OptionGroup var workloads: WorkloadOptions
     @Flag(help: "Skip the live replay (CI gates the deterministic figures only).") var noReplay = false
-    @Option(help: "Requests of the live replay.") var replayRequests = 3_000
+    @Option(parsing: .unconditional, help: "Requests of the live replay.") var replayRequests = 3_000
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        try OptionCheck.count(replayRequests, "--replay-requests", atLeast: 1)
+    }
 
     func run() async throws {
         let loaded = try workloads.load()

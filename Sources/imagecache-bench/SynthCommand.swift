@@ -10,17 +10,24 @@ struct SynthCommand: ParsableCommand {
     )
 
     @Option var seed: UInt64 = 1
-    @Option var width = 1200
-    @Option var height = 630
+    @Option(parsing: .unconditional) var width = 1200
+    @Option(parsing: .unconditional) var height = 630
     @Option var format: ImageFormat = .jpeg
-    @Option(help: "Quality 1–100 for lossy formats.")
+    @Option(parsing: .unconditional, help: "Quality 1–100 for lossy formats.")
     var quality = 85
-    @Option(help: "EXIF orientation 1–8 (JPEG).")
+    @Option(parsing: .unconditional, help: "EXIF orientation 1–8 (JPEG).")
     var orientation = 1
     @Flag(help: "Add an alpha band.")
     var alpha = false
     @Option(name: .shortAndLong, help: "Output file.")
     var output: String
+
+    func validate() throws {
+        try OptionCheck.count(width, "--width", atLeast: 1, atMost: 20_000)
+        try OptionCheck.count(height, "--height", atLeast: 1, atMost: 20_000)
+        try OptionCheck.count(quality, "--quality", atLeast: 1, atMost: 100)
+        try OptionCheck.count(orientation, "--orientation", atLeast: 1, atMost: 8)
+    }
 
     func run() throws {
         let spec = SynthesisSpec(

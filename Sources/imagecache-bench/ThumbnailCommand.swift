@@ -12,23 +12,31 @@ struct ThumbnailCommand: ParsableCommand {
     @Argument(help: "An encoded image file.")
     var input: String
 
-    @Option(help: "Box width in pixels (0: unconstrained).")
+    @Option(parsing: .unconditional, help: "Box width in pixels (0: unconstrained).")
     var width = 400
 
-    @Option(help: "Box height in pixels (0: unconstrained; default: same as width).")
+    @Option(parsing: .unconditional, help: "Box height in pixels (0: unconstrained; default: same as width).")
     var height: Int?
 
     @Option(help: "shrink-on-load or full-decode.")
     var strategy: Thumbnailer.Strategy = .shrinkOnLoad
 
-    @Option(help: "Timed runs (the median is reported).")
+    @Option(parsing: .unconditional, help: "Timed runs (the median is reported).")
     var repetitions = 1
 
     @Option(name: .shortAndLong, help: "Write the thumbnail as JPEG (quality 75, like vipsthumbnail) to this file.")
     var output: String?
 
+    func validate() throws {
+        try OptionCheck.count(width, "--width", atLeast: 0, atMost: 100_000)
+        if let height { try OptionCheck.count(height, "--height", atLeast: 0, atMost: 100_000) }
+        try OptionCheck.count(repetitions, "--repetitions", atLeast: 1, atMost: 100_000)
+    }
+
     func run() throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: input))
+        guard let data = FileManager.default.contents(atPath: input) else {
+            throw ValidationError("\(input): cannot read the image (no such file, a folder, or not readable)")
+        }
         let thumbnailer = Thumbnailer(strategy: strategy)
         let request = ThumbnailRequest(width: width, height: height ?? width)
         var times: [Double] = []

@@ -9,11 +9,15 @@ struct ThumbnailsCommand: ParsableCommand {
         abstract: "Thumbnail the generated sample set of the five apps' image shapes and time each strategy."
     )
 
-    @Option(help: "Timed runs per image and strategy (the median is reported).")
+    @Option(parsing: .unconditional, help: "Timed runs per image and strategy (the median is reported).")
     var repetitions = 5
 
     @Option(help: "Also write the measurements as JSON to this file.")
     var json: String?
+
+    func validate() throws {
+        try OptionCheck.count(repetitions, "--repetitions", atLeast: 1, atMost: 100_000)
+    }
 
     func run() throws {
         let suite = ThumbnailSuite(repetitions: repetitions)

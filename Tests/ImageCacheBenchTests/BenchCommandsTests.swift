@@ -213,15 +213,34 @@ struct BenchCommandsTests {
         #expect(missing.stderr.contains("/no/such/trace.jsonl: cannot open for reading"))
     }
 
+    @Test("numbers out of range, not finite or negative are usage errors naming the option, before any work",
+          arguments: [
+              (["replay", "--latency=-50"], "--latency is a median in milliseconds, 0 to 60000, not -50.0"),
+              (["replay", "--latency", "nan"], "--latency is a median in milliseconds, 0 to 60000, not nan"),
+              (["replay", "--speed", "inf"], "--speed is 0 (as fast as possible) or a finite speed-up"),
+              (["record", "--app", "all", "-o", "/tmp/never.jsonl", "--sessions", "-3"], "--sessions must be from 1 to 1000000, not -3"),
+              (["stress", "--soak", "0"], "--soak must be from 1 to 20, not 0"),
+              (["synth-trace", "-o", "/tmp/never.icbt", "--alpha", "nan"], "--alpha is a Zipf exponent, 0 to 10, not nan"),
+              (["thumbnail", "x.jpg", "--width=-5"], "--width must be from 0 to 100000, not -5"),
+              (["gate", "a", "--baseline", "b", "--timing-threshold=-1"], "--timing-threshold is a relative slowdown"),
+              (["simulate", "--requests", "-1"], "--requests must be at least 1, not -1"),
+              (["simulate", "--memory", "64"], "\"64\" is not a size: write a number with a unit"),
+          ])
+    func badNumbers(arguments: [String], message: String) async throws {
+        let output = try await BenchProcess.run(arguments)
+        #expect(output.status == 2, "\(output.stderr)")
+        #expect(output.stderr.contains(message), "\(output.stderr)")
+    }
+
     @Test("sizes parse in decimal and binary units and as a share of the working set")
     func sizes() throws {
         #expect(try ByteSize(parsing: "64MB") == .bytes(64_000_000))
         #expect(try ByteSize(parsing: "1.5GiB") == .bytes(1_610_612_736))
         #expect(try ByteSize(parsing: "800KiB") == .bytes(819_200))
-        #expect(try ByteSize(parsing: "4096") == .bytes(4096))
+        #expect(try ByteSize(parsing: "4096B") == .bytes(4096))
         #expect(try ByteSize(parsing: "10%") == .fraction(0.1))
         #expect(ByteSize.fraction(0.1).resolved(footprint: 1_000) == 100)
-        for bad in ["", "MB", "-5MB", "12XB", "0%", "abc%"] {
+        for bad in ["", "MB", "-5MB", "12XB", "0%", "abc%", "64", "nanMB", "infGB"] {
             #expect(throws: ByteSize.ParseError.self) { try ByteSize(parsing: bad) }
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A cache size as users write it: `64MB`, `1.5GiB`, `800KB`, `123456`, or
+/// A cache size as users write it: `64MB`, `1.5GiB`, `800KB`, `4096B`, or
 /// `10%` of what the workload would need to never evict (its footprint).
-/// KB/MB/GB are decimal (1000), KiB/MiB/GiB binary (1024).
+/// KB/MB/GB are decimal (1000), KiB/MiB/GiB binary (1024). A bare number is
+/// refused: `--memory 64` meant 64 bytes, which nobody means.
 public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
     case bytes(Int)
     case fraction(Double)
@@ -10,7 +11,7 @@ public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
     public struct ParseError: Error, CustomStringConvertible {
         public let text: String
         public var description: String {
-            "\"\(text)\" is not a size: write a number with a unit (64MB, 1.5GiB, 800KiB, 4096) or a share of the working set (10%)"
+            "\"\(text)\" is not a size: write a number with a unit (64MB, 1.5GiB, 800KiB, 4096B) or a share of the working set (10%)"
         }
     }
 
@@ -26,11 +27,11 @@ public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
             self = .fraction(percent / 100)
             return
         }
-        let unit = Self.units.first { trimmed.hasSuffix($0.0) }
-        let number = unit.map { String(trimmed.dropLast($0.0.count)) } ?? trimmed
+        guard let unit = Self.units.first(where: { trimmed.hasSuffix($0.0) }) else { throw ParseError(text: text) }
+        let number = String(trimmed.dropLast(unit.0.count))
         guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite,
-              value * (unit?.1 ?? 1) < 9e18 else { throw ParseError(text: text) }
-        self = .bytes(Int((value * (unit?.1 ?? 1)).rounded()))
+              value * unit.1 < 9e18 else { throw ParseError(text: text) }
+        self = .bytes(Int((value * unit.1).rounded()))
     }
 
     /// The size in bytes, given the footprint a fraction refers to.
