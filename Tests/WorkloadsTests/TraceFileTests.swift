@@ -81,20 +81,58 @@ struct TraceFileTests {
     @Test("CRLF line ends, blank lines and a last line without a newline are fine")
     func lineEnds() throws {
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try write(headerLine() + "\r\n\r\n" + #"{"t":1,"type":"relaunch"}"# + "\r\n" + #"{"t":2,"type":"relaunch"}"#)
+        let sessions = #"{"session":1,"t":0,"type":"session"}"# + "\r\n" + #"{"session":2,"t":0,"type":"session"}"# + "\r\n"
+        try write(headerLine() + "\r\n\r\n" + sessions + #"{"t":1,"type":"relaunch"}"# + "\r\n" + #"{"t":2,"type":"relaunch"}"#)
         var reader = try TraceReader(path: path)
-        #expect(try reader.readAll() == [TraceEvent(time: 1, .relaunch), TraceEvent(time: 2, .relaunch)])
+        #expect(try reader.readAll() == [TraceEvent(time: 0, .session(1)), TraceEvent(time: 0, .session(2)),
+                                         TraceEvent(time: 1, .relaunch), TraceEvent(time: 2, .relaunch)])
+    }
+
+    @Test("a trace with no events, or not the sessions its header says, is refused at its last line")
+    func sessionsAndEmptiness() throws {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try write(headerLine() + "\n")
+        var empty = try TraceReader(path: path)
+        #expect(throws: TraceError.malformed(file: path, line: 1, reason: "no events after the header: an empty trace")) { try empty.readAll() }
+        try write(headerLine() + "\n" + #"{"session":1,"t":0,"type":"session"}"# + "\n")
+        var short = try TraceReader(path: path)
+        #expect(throws: TraceError.malformed(file: path, line: 2, reason: "the header says 2 sessions, the file has 1")) { try short.readAll() }
+        #expect(throws: TraceError.io(file: NSTemporaryDirectory(), reason: "a folder, not a trace file")) {
+            try TraceReader(path: NSTemporaryDirectory())
+        }
+    }
+
+    @Test("a .gz cut short says so, after the last whole line")
+    func truncatedGzip() throws {
+        let gz = path + ".gz"
+        defer { try? FileManager.default.removeItem(atPath: gz) }
+        let writer = try TraceWriter(path: gz, header: header)
+        try writer.append(TraceEvent(time: 0, .session(1)))
+        for index in 0..<20_000 { try writer.append(TraceEvent(time: index, .cancel(id: index))) }
+        try writer.close()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: gz))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: gz))
+        var reader = try TraceReader(path: gz)
+        do {
+            _ = try reader.readAll()
+            Issue.record("a cut .gz was read to the end")
+        } catch {
+            guard case .io(let file, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(file == gz && reason.hasPrefix("compressed data cut short after line ") && reason.hasSuffix("(a truncated .gz)"))
+        }
     }
 
     @Test("100,000 events stream through in 64 KB chunks")
     func large() throws {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try TraceWriter(path: path, header: header)
+        for session in 1...2 { try writer.append(TraceEvent(time: 0, .session(session))) }
         for index in 0..<100_000 { try writer.append(TraceEvent(time: index, .cancel(id: index))) }
         try writer.close()
         var reader = try TraceReader(path: path)
         var count = 0, last = -1
         while let event = try reader.next() {
+            if case .session = event.kind { continue }
             guard case .cancel(let id) = event.kind else { Issue.record("unexpected \(event)"); break }
             #expect(id == last + 1)
             last = id

@@ -26,6 +26,8 @@ public struct TraceReader {
     public let header: TraceHeader
     private let lines: LineReader
     private let decoder = JSONDecoder()
+    private var events = 0
+    private var sessions = 0
 
     public init(path: String) throws(TraceError) {
         self.path = path
@@ -47,14 +49,27 @@ public struct TraceReader {
     /// The number of the line the last event came from.
     public var line: Int { lines.number }
 
-    /// The next event, or nil at the end of the file.
+    /// The next event, or nil at the end of the file. At the end, the file must
+    /// have had events, and as many sessions as its header says (a cut or
+    /// concatenated file shows there).
     public mutating func next() throws(TraceError) -> TraceEvent? {
-        guard let (number, line) = try lines.next() else { return nil }
+        guard let (number, line) = try lines.next() else {
+            guard events > 0 else { throw .malformed(file: path, line: lines.number, reason: "no events after the header: an empty trace") }
+            guard sessions == header.sessions else {
+                throw .malformed(file: path, line: lines.number,
+                                 reason: "the header says \(header.sessions) sessions, the file has \(sessions)")
+            }
+            return nil
+        }
+        let event: TraceEvent
         do {
-            return try decoder.decode(TraceEvent.self, from: Data(line.utf8))
+            event = try decoder.decode(TraceEvent.self, from: Data(line.utf8))
         } catch {
             throw .malformed(file: path, line: number, reason: Self.explain(error))
         }
+        events += 1
+        if case .session = event.kind { sessions += 1 }
+        return event
     }
 
     /// Every remaining event (for small traces and tests).
@@ -95,6 +110,10 @@ final class LineReader {
     private var atEnd = false
 
     init(path: String) throws(TraceError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .io(file: path, reason: "a folder, not a trace file")
+        }
         guard FileManager.default.isReadableFile(atPath: path), let file = gzopen(path, "rb") else {
             throw .io(file: path, reason: "cannot open for reading")
         }
@@ -139,7 +158,13 @@ final class LineReader {
             throw .io(file: path, reason: "damaged compressed data after line \(number) (\(message))")
         }
         buffer.removeLast(chunk - Int(read))
-        if read == 0 { atEnd = true }
+        guard read == 0 else { return }
+        // zlib hands out what a cut stream held, then reports the cut at its end.
+        var code: Int32 = Z_OK
+        let message = gzerror(file, &code).map { String(cString: $0) } ?? ""
+        if code == Z_BUF_ERROR { throw .io(file: path, reason: "compressed data cut short after line \(number) (a truncated .gz)") }
+        if code != Z_OK { throw .io(file: path, reason: "damaged compressed data after line \(number) (\(message))") }
+        atEnd = true
     }
 }
 
