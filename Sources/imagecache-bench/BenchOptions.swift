@@ -180,6 +180,17 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Write no files.")
     var noFiles = false
 
+    /// Where the files go: given, or a timestamped folder named once per process.
+    var directory: String { output ?? Self.defaultDirectory }
+    private static let defaultDirectory = ResultsWriter.timestampedDirectory()
+
+    func validate() throws {
+        if json, markdown { throw ValidationError("--json and --markdown both choose what is printed; give one") }
+        if noFiles, output != nil { throw ValidationError("--no-files and --output contradict each other; give one") }
+        guard !noFiles else { return }
+        do { try ResultsWriter.prepare(directory) } catch { throw ValidationError("--output \(error)") }
+    }
+
     /// Prints a table in the chosen form.
     func show(_ title: String, _ table: TextTable) {
         guard !json, !table.rows.isEmpty else { return }
@@ -194,7 +205,6 @@ struct OutputOptions: ParsableArguments {
             print(try jsonText(results))
         }
         guard !noFiles else { return }
-        let directory = output ?? ResultsWriter.timestampedDirectory()
         let (files, notes) = try ResultsWriter.write(results, to: directory)
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         if !json { print("results: \(directory)/ (\(files.joined(separator: ", ")))") }

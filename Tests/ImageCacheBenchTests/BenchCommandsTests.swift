@@ -213,6 +213,34 @@ struct BenchCommandsTests {
         #expect(missing.stderr.contains("/no/such/trace.jsonl: cannot open for reading"))
     }
 
+    @Test("output places are checked before any work; a reused results folder keeps no earlier file")
+    func outputPlaces() async throws {
+        let trace = try CraftedTrace.write()
+        let directory = BenchProcess.temporaryFile("places").path
+        defer { for path in [trace, directory] { try? FileManager.default.removeItem(atPath: path) } }
+        try FileManager.default.createDirectory(atPath: directory + "/mixed", withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: directory + "/mixed/notes.txt"))
+        try Data().write(to: URL(fileURLWithPath: directory + "/file"))
+        for (place, message) in [
+            ("file", "file: a file, not a folder"), ("file/sub", "inside a file"),
+            ("mixed", "the folder holds other files"),
+        ] {
+            let refused = try await BenchProcess.run(["simulate", trace, "-o", directory + "/" + place])
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(place): \(refused.stderr)")
+        }
+        let both = try await BenchProcess.run(["simulate", trace, "--json", "--markdown"])
+        #expect(both.status == 2 && both.stderr.contains("--json and --markdown"))
+        let badBaseline = try await BenchProcess.run(["gate", trace, "--baseline", directory + "/none/b.json", "--update-baseline"])
+        #expect(badBaseline.status == 2 && badBaseline.stderr.contains("is not a writable folder"))
+
+        let run = directory + "/run"
+        #expect(try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "-o", run]).status == 0)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: run + "/keys.csv"))
+        #expect(try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "-o", run]).status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: run).sorted()
+        #expect(files == ["report.md", "results.json", "simulations.csv"])
+    }
+
     @Test("numbers out of range, not finite or negative are usage errors naming the option, before any work",
           arguments: [
               (["replay", "--latency=-50"], "--latency is a median in milliseconds, 0 to 60000, not -50.0"),

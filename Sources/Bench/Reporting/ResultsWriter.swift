@@ -13,6 +13,62 @@ public enum ResultsWriter {
         return base + "/" + formatter.string(from: Date())
     }
 
+    /// Why a results folder cannot be used, naming it.
+    public struct PlaceError: Error, CustomStringConvertible {
+        public let directory: String
+        public let reason: String
+        public var description: String { "\(directory): \(reason)" }
+    }
+
+    /// The kinds of file a run writes at the top of its folder.
+    static let writtenExtensions: Set<String> = ["json", "md", "csv", "svg", "dat", "gp"]
+
+    /// Makes `directory` ready before any work: created if missing, writable, not
+    /// inside a file. A folder holding an earlier run (its `results.json`) is
+    /// emptied of that run's files, so no stale CSV or chart sits beside the new
+    /// ones; a folder of other files is refused rather than mixed into.
+    public static func prepare(_ directory: String) throws(PlaceError) {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: directory, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw PlaceError(directory: directory, reason: "a file, not a folder") }
+        } else {
+            var ancestor = (directory as NSString).deletingLastPathComponent
+            while !ancestor.isEmpty, ancestor != "/", !manager.fileExists(atPath: ancestor, isDirectory: &isFolder) {
+                ancestor = (ancestor as NSString).deletingLastPathComponent
+            }
+            if !ancestor.isEmpty, manager.fileExists(atPath: ancestor, isDirectory: &isFolder), !isFolder.boolValue {
+                throw PlaceError(directory: directory, reason: "inside a file (\(ancestor) is a file)")
+            }
+            do {
+                try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw PlaceError(directory: directory, reason: "cannot create the folder (\(Self.reason(error)))")
+            }
+        }
+        guard manager.isWritableFile(atPath: directory) else { throw PlaceError(directory: directory, reason: "the folder is not writable") }
+        let names = (try? manager.contentsOfDirectory(atPath: directory)) ?? []
+        guard !names.isEmpty else { return }
+        guard names.contains("results.json") else {
+            throw PlaceError(directory: directory, reason: "the folder holds other files; give a new or empty folder, or an earlier run's")
+        }
+        for name in names where writtenExtensions.contains((name as NSString).pathExtension) {
+            do { try manager.removeItem(atPath: directory + "/" + name) } catch {
+                throw PlaceError(directory: directory, reason: "cannot remove the earlier run's \(name) (\(Self.reason(error)))")
+            }
+        }
+    }
+
+    /// A file-system error's reason in a few words, without Foundation's dump.
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        return error.localizedDescription
+    }
+
     /// Writes everything; returns the files written and notes (a skipped chart, say).
     @discardableResult
     public static func write(_ results: BenchResults, to directory: String) throws -> (files: [String], notes: [String]) {
