@@ -17,7 +17,8 @@ struct DiskTortureCommand: ParsableCommand {
     @Option var seed: UInt64 = 1
     @Option(parsing: .unconditional, help: "Stop after this many writes (default: until killed).")
     var writes = Int.max
-    @Option var sync: DiskCache.SyncPolicy = .none
+    @Option(name: [.customLong("disk-sync"), .customLong("sync")], help: "Disk writes, as replay --disk-sync.")
+    var sync: DiskCache.SyncPolicy = .none
 
     func validate() throws {
         try OptionCheck.count(writes, "--writes", atLeast: 1)

@@ -13,8 +13,8 @@ struct LeakCheckCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Fail when resident memory grows by more than this many MiB after warm-up.")
     var maxGrowthMib = 8
 
-    @Option(help: "Also write the report as JSON to this file.")
-    var json: String?
+    @Flag(help: "Print the report as JSON instead of the summary line.")
+    var json = false
 
     func validate() throws {
         // Below a few hundred the warm-up leaves nothing to measure.
@@ -24,15 +24,14 @@ struct LeakCheckCommand: ParsableCommand {
 
     func run() throws {
         let report = try LeakCheck(iterations: iterations).run()
-        if let json { try writeJSON(report, to: json) }
         let growth = Double(report.residentGrowthBytes) / Double(1 << 20)
-        print(String(
+        if json { print(try jsonText(report)) } else { print(String(
             format: "%d thumbnails (%d expected failures): RSS %@ → %@ (%+.2f MiB), peak %@, live libvips objects %d → %d",
             report.iterations, report.failuresSeen,
             ByteSize.format(report.residentBytesBefore), ByteSize.format(report.residentBytesAfter), growth,
-            ByteSize.format(report.peakResidentBytes), report.liveVipsObjectsBefore, report.liveVipsObjectsAfter))
+            ByteSize.format(report.peakResidentBytes), report.liveVipsObjectsBefore, report.liveVipsObjectsAfter)) }
         guard report.liveVipsObjectsAfter <= report.liveVipsObjectsBefore, growth <= Double(maxGrowthMib) else {
-            print("LEAK: memory or libvips objects did not return to their warmed-up level")
+            FileHandle.standardError.write(Data("LEAK: memory or libvips objects did not return to their warmed-up level\n".utf8))
             throw ExitCode.failure
         }
     }

@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Port on 127.0.0.1 (0 picks a free one).")
     var port = 0
 
-    @Option(parsing: .unconditional, help: "Median response latency in milliseconds for every host (0: none).")
+    @Option(name: [.customLong("latency"), .customLong("latency-ms")], parsing: .unconditional,
+            help: "Median response latency in milliseconds for every host (0: none), as replay --latency.")
     var latencyMs = 0.0
 
     @Option(parsing: .unconditional, help: "Spread of the log-normal latency.")
@@ -33,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         try OptionCheck.count(port, "--port", atLeast: 0, atMost: 65_535)
-        try OptionCheck.number(latencyMs, "--latency-ms", in: 0...60_000, "a median in milliseconds, 0 to 60000")
+        try OptionCheck.number(latencyMs, "--latency", in: 0...60_000, "a median in milliseconds, 0 to 60000")
         try OptionCheck.number(latencySigma, "--latency-sigma", in: 0...5, "a log-normal spread, 0 to 5")
         if let seconds { try OptionCheck.number(seconds, "--seconds", in: 0...(365 * 86_400), "seconds, 0 to a year") }
     }

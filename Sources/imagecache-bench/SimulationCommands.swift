@@ -18,7 +18,7 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Skip the offline bounds (Belady, PFOO-L).") var noBounds = false
     @Flag(help: ArgumentHelp(
         "libCacheSim's semantics, so figures compare with its: the requests `export` writes, no per-entry cap, no disk, no warnings.",
-        discussion: "Recorded traces are replayed as the plain requests of `export --key-strategy` (the one --keys names): cancellations, offline spells, relaunches and invalidations are left out, as libCacheSim's traces cannot carry them. Overrides --max-entry, --disk and --warnings; add --objects for its object mode."))
+        discussion: "Recorded traces are replayed as the plain requests `export --keys` writes (the strategy --keys names): cancellations, offline spells, relaunches and invalidations are left out, as libCacheSim's traces cannot carry them. Overrides --max-entry, --disk and --warnings; add --objects for its object mode."))
     var libcachesim = false
     @OptionGroup var output: OutputOptions
 

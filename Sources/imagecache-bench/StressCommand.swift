@@ -13,7 +13,7 @@ struct StressCommand: AsyncParsableCommand {
             """)
     @Option(help: "Scenarios (comma-separated), or all.") var scenario = "all"
     @Option(parsing: .unconditional, help: "Requests per scenario.") var requests = 2_000
-    @Option(parsing: .unconditional, help: "Distinct images the requests share.") var keys = 24
+    @Option(parsing: .unconditional, help: "Distinct images the requests share.") var images = 24
     @Option(parsing: .unconditional, help: "Requests in flight at most.") var concurrency = 128
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
     @Flag(help: "Print the reports as JSON.") var json = false
@@ -23,7 +23,7 @@ struct StressCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try kinds()
         try OptionCheck.count(requests, "--requests", atLeast: 1)
-        try OptionCheck.count(keys, "--keys", atLeast: 1)
+        try OptionCheck.count(images, "--images", atLeast: 1)
         try OptionCheck.count(concurrency, "--concurrency", atLeast: 1, atMost: 10_000)
         // Each round doubles --requests: past 20 a soak would not end.
         if let soak { try OptionCheck.count(soak, "--soak", atLeast: 1, atMost: 20) }
@@ -41,7 +41,7 @@ struct StressCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let soak { return try await runSoak(rounds: soak) }
-        let scenarios = try kinds().map { StressScenario($0, requests: requests, keys: keys, concurrency: concurrency) }
+        let scenarios = try kinds().map { StressScenario($0, requests: requests, keys: images, concurrency: concurrency) }
         let reports = try await StressRunner.run(scenarios, store: store)
         if json {
             print(try jsonText(reports))

@@ -12,8 +12,8 @@ struct ThumbnailsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Timed runs per image and strategy (the median is reported).")
     var repetitions = 5
 
-    @Option(help: "Also write the measurements as JSON to this file.")
-    var json: String?
+    @Flag(help: "Print the measurements as JSON instead of the table.")
+    var json = false
 
     func validate() throws {
         try OptionCheck.count(repetitions, "--repetitions", atLeast: 1, atMost: 100_000)
@@ -22,15 +22,8 @@ struct ThumbnailsCommand: ParsableCommand {
     func run() throws {
         let suite = ThumbnailSuite(repetitions: repetitions)
         let results = try suite.run()
+        guard !json else { return print(try jsonText(results)) }
         print(suite.table(results).render())
         print("peak RSS \(ByteSize.format(ProcessMetrics.peakResidentBytes))")
-        if let json {
-            try writeJSON(results, to: json)
-        }
     }
-}
-
-/// Writes a value as pretty, key-sorted JSON.
-func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
-    try ResultsJSON.encoder().encode(value).write(to: URL(fileURLWithPath: path))
 }

@@ -44,8 +44,9 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write a trace for libCacheSim: CSV (time,obj_id,obj_size) or oracleGeneral binary.")
     @Argument(help: "The trace.") var trace: String
     @Option(help: "csv or oracleGeneral.") var layout = "oracleGeneral"
-    @Option(help: "Cache-key strategy that names objects (\(CacheKeyStrategy.allStrategies.map(\.description).joined(separator: ", "))).")
-    var keyStrategy = "normalized"
+    @Option(name: [.customLong("keys"), .customLong("key-strategy")],
+            help: "Cache-key strategy that names objects (\(CacheKeyStrategy.allStrategies.map(\.description).joined(separator: ", "))).")
+    var keyStrategy = ReplayDefaults.keyStrategy.description
     @Flag(help: "One object space for all sessions (default: each session is its own device).") var shared = false
     @Option(name: [.short, .long], help: "File to write.") var output: String
 
@@ -65,12 +66,13 @@ struct ExportCommand: ParsableCommand {
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Summary statistics of traces.")
-    @Argument(help: "Trace files.") var traces: [String]
+    @Argument(help: "Trace files. Default: every .jsonl.gz in ./datasets.") var traces: [String] = []
     @Flag(help: "JSON instead of a table.") var json = false
 
     func run() throws {
         var seen = Set<String>()
-        let all = try traces.filter { seen.insert($0).inserted }.map { (path: $0, statistics: try TraceStatistics.of(path: $0)) }
+        let paths = traces.isEmpty ? try WorkloadOptions.defaultDatasets() : traces
+        let all = try paths.filter { seen.insert($0).inserted }.map { (path: $0, statistics: try TraceStatistics.of(path: $0)) }
         if json {
             // Keyed by file name, or by the path as given where two files share a name.
             let names = all.map { URL(fileURLWithPath: $0.path).lastPathComponent }

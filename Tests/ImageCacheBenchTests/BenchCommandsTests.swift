@@ -85,7 +85,7 @@ struct BenchCommandsTests {
         let direct = try await BenchProcess.run(["simulate", trace, "--libcachesim"] + options)
         #expect(direct.status == 0, "\(direct.stderr)")
         #expect(direct.stderr.contains("1 cancellation"))
-        let export = try await BenchProcess.run(["export", trace, "--key-strategy", "normalized", "--output", exported])
+        let export = try await BenchProcess.run(["export", trace, "--keys", "normalized", "--output", exported])
         #expect(export.status == 0, "\(export.stderr)")
         let viaFile = try await BenchProcess.run(["simulate", exported, "--disk", "none", "--warnings", "none", "--max-entry", "100%"] + options)
         let result = try #require(Self.json(direct).simulations.first?.result)
@@ -318,7 +318,7 @@ struct LiveCommandsTests {
         let store = BenchProcess.temporaryFile("store").path
         defer { try? FileManager.default.removeItem(atPath: store) }
         let output = try await BenchProcess.run(
-            ["stress", "--scenario", "hot-keys,warnings,origin-faults,full-disk", "--requests", "300", "--keys", "6", "--store", store, "--json"])
+            ["stress", "--scenario", "hot-keys,warnings,origin-faults,full-disk", "--requests", "300", "--images", "6", "--store", store, "--json"])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let reports = try JSONDecoder().decode([StressReport].self, from: Data(output.stdout.utf8))
         #expect(reports.map(\.scenario) == ["hot-keys", "warnings", "origin-faults", "full-disk"])
