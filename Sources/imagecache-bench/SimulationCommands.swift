@@ -166,10 +166,11 @@ struct GateCommand: ParsableCommand {
     func validate() throws {
         try OptionCheck.number(timingThreshold, "--timing-threshold", in: 0...1_000, "a relative slowdown, 0 (none) or more")
         if updateBaseline {
-            let folder = (baseline as NSString).deletingLastPathComponent
+            let parent = (baseline as NSString).deletingLastPathComponent
+            let folder = parent.isEmpty ? "." : parent
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue,
-                  FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+                  FileManager.default.isWritableFile(atPath: folder) else {
                 throw ValidationError("--baseline \(baseline): \(folder) is not a writable folder")
             }
         }

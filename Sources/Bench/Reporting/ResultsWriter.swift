@@ -43,7 +43,7 @@ public enum ResultsWriter {
             do {
                 try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw PlaceError(directory: directory, reason: "cannot create the folder (\(Self.reason(error)))")
+                throw PlaceError(directory: directory, reason: "cannot create the folder (\(error.localizedDescription))")
             }
         }
         guard manager.isWritableFile(atPath: directory) else { throw PlaceError(directory: directory, reason: "the folder is not writable") }
@@ -54,19 +54,9 @@ public enum ResultsWriter {
         }
         for name in names where writtenExtensions.contains((name as NSString).pathExtension) {
             do { try manager.removeItem(atPath: directory + "/" + name) } catch {
-                throw PlaceError(directory: directory, reason: "cannot remove the earlier run's \(name) (\(Self.reason(error)))")
+                throw PlaceError(directory: directory, reason: "cannot remove the earlier run's \(name) (\(error.localizedDescription))")
             }
         }
-    }
-
-    /// A file-system error's reason in a few words, without Foundation's dump.
-    static func reason(_ error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        return error.localizedDescription
     }
 
     /// Writes everything; returns the files written and notes (a skipped chart, say).
