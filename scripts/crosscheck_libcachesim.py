@@ -23,6 +23,7 @@ GATED = {
     "sieve": lambda size: lcs.Sieve(size),
     "arc": lambda size: lcs.ARC(size),
     "2q": lambda size: lcs.TwoQ(size),
+    "lirs": lambda size: lcs.LIRS(size),
     # libCacheSim's S3FIFO.c since December 2024 (the wheel's); its default threshold is 2.
     "s3fifo": lambda size: lcs.S3FIFO(size, move_to_main_threshold=1),
     "s3fifo-2": lambda size: lcs.S3FIFO(size, move_to_main_threshold=2),

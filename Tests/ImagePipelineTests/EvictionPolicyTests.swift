@@ -127,6 +127,67 @@ struct EvictionPolicyTests {
         #expect(h.evicted == ["A", "B", "C", "D", "E", "F", "G", "H"])
     }
 
+    @Test("LIRS: new keys are LIR while the LIR share has room, then HIR; a key S remembers returns as LIR")
+    func lirsStatuses() {
+        typealias H = PolicyHarness<LIRSPolicy>
+        var h = H(LIRSPolicy(limits: unitLimits(4)))  // LIR share 3, HIR share (Q) 1
+        h.insertAll("A", "B", "C", "D")
+        #expect(h.policy.isLIR(H.slot("C")) && !h.policy.isLIR(H.slot("D")))
+        h.insert("E")  // Q is full: its oldest, D, leaves; S remembers it
+        #expect(h.evicted == ["D"])
+        h.insert("D")  // remembered: LIR; S's oldest LIR, A, is demoted into Q, evicting E
+        #expect(h.evicted == ["D", "E"])
+        #expect(h.policy.isLIR(H.slot("D")) && !h.policy.isLIR(H.slot("A")))
+        #expect(h.residentNames == ["A", "B", "C", "D"])
+    }
+
+    @Test("LIRS: a hit on an entry only Q holds keeps it resident in S, as libCacheSim does, until a hit makes it LIR")
+    func lirsQueueHit() {
+        typealias H = PolicyHarness<LIRSPolicy>
+        var h = H(LIRSPolicy(limits: unitLimits(4)))
+        h.insertAll("A", "B", "C", "D", "E", "D")  // as above: A in Q only, B, C and D LIR
+        h.hit("A")  // B is demoted into Q, which pushes A out of Q; A stays resident in S, outside both shares
+        #expect(h.evicted == ["D", "E"])
+        #expect(h.residentNames == ["A", "B", "C", "D"] && !h.policy.isLIR(H.slot("A")))
+        h.hit("A")  // now LIR, within the LIR share again
+        #expect(h.policy.isLIR(H.slot("A")))
+        #expect(h.policy.lirSize <= h.policy.lirLimit && h.policy.hirSize <= h.policy.hirLimit)
+    }
+
+    @Test("LIRS keeps its LIR set through a scan of one-time keys, where LRU keeps none of it")
+    func lirsScanResistance() {
+        var lirs = PolicyHarness(LIRSPolicy(limits: unitLimits(4)))
+        var lru = PolicyHarness(LRUPolicy(limits: unitLimits(4)))
+        lirs.insertAll("A", "B", "C")
+        lru.insertAll("A", "B", "C")
+        lirs.hit("A", "B", "C")
+        lru.hit("A", "B", "C")
+        for scanned in "EFGHIJKLMNOPQRSTUVWXYZ" {
+            lirs.insert(String(scanned))
+            lru.insert(String(scanned))
+        }
+        #expect(lirs.resident("A", "B", "C"))
+        #expect(!lru.resident("A") && !lru.resident("B") && !lru.resident("C"))
+    }
+
+    @Test("LIRS refuses a new entry larger than its HIR share, as libCacheSim does")
+    func lirsLargeEntry() {
+        var h = PolicyHarness(LIRSPolicy(limits: CacheLimits(costLimit: 1_000, maxEntryFraction: 1)))  // Q: 10
+        let tooLarge = h.insert("A", cost: 11), fitting = h.insert("B", cost: 10)
+        #expect(!tooLarge && fitting)
+        #expect(h.policy.totalCost == 10)
+    }
+
+    @Test("LIRS sizes its shares by entries under a count limit, and keeps a count limit beside a cost limit")
+    func lirsLimits() {
+        var byCount = PolicyHarness(LIRSPolicy(limits: CacheLimits(costLimit: .max, countLimit: 4)))
+        for (index, name) in ["A", "B", "C", "D", "E"].enumerated() { byCount.insert(name, cost: 1_000 * (index + 1)) }
+        #expect(byCount.evicted == ["D"] && byCount.policy.count == 4)
+        var both = PolicyHarness(LIRSPolicy(limits: CacheLimits(costLimit: 10_000, countLimit: 3, maxEntryFraction: 1)))
+        for name in ["A", "B", "C", "D", "E"] { both.insert(name, cost: 10) }
+        #expect(both.policy.count == 3 && both.evicted.count == 2)
+    }
+
     @Test("W-TinyLFU keeps a frequently used working set through a one-time scan")
     func tinyLFUScanResistance() {
         var tiny = WTinyLFUPolicy(limits: unitLimits(100))
@@ -135,9 +196,9 @@ struct EvictionPolicyTests {
             for isTiny in [true, false] {
                 let entry = NewEntry(slot: slot, cost: 1, fingerprint: Int(slot).cacheFingerprint)
                 if isTiny {
-                    if tiny.contains(slot) { tiny.recordHit(slot) } else { _ = tiny.insert(entry) { _ in } }
+                    if tiny.contains(slot) { tiny.recordHit(slot) { _ in } } else { _ = tiny.insert(entry) { _ in } }
                 } else {
-                    if lru.contains(slot) { lru.recordHit(slot) } else { _ = lru.insert(entry) { _ in } }
+                    if lru.contains(slot) { lru.recordHit(slot) { _ in } } else { _ = lru.insert(entry) { _ in } }
                 }
             }
         }

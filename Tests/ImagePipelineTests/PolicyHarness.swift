@@ -24,7 +24,11 @@ struct PolicyHarness<Policy: EvictionPolicy> {
     }
 
     mutating func hit(_ names: String...) {
-        for name in names { policy.recordHit(Self.slot(name)) }
+        for name in names {
+            var victims: [String] = []
+            policy.recordHit(Self.slot(name)) { victims.append(Self.name($0)) }
+            evicted += victims
+        }
     }
 
     /// Inserts each name in turn with unit cost.

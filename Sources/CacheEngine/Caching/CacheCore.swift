@@ -48,7 +48,12 @@ public struct CacheCore<Policy: EvictionPolicy> {
             removed(slot, .expired)
             return false
         }
-        storedPolicy.recordHit(slot)
+        var evictions = 0
+        storedPolicy.recordHit(slot) { victim in
+            evictions += 1
+            removed(victim, .capacity)
+        }
+        counters.evictions += evictions
         if tracksLastUse { lastUse[Int(slot)] = now }
         counters.hits += 1
         return true

@@ -21,7 +21,7 @@ public struct DiskIndexModel {
 
     public func contains(_ slot: Slot) -> Bool { recency.contains(slot) }
 
-    public mutating func recordAccess(_ slot: Slot) { recency.recordHit(slot) }
+    public mutating func recordAccess(_ slot: Slot) { recency.recordHit(slot) { _ in } }  // LRU never evicts on a hit
 
     /// Adds an entry (evicting nothing: that is `trim`'s job).
     public mutating func insert(_ slot: Slot, bytes: Int) {

@@ -50,7 +50,7 @@ public struct ARCPolicy: EvictionPolicy {
     @inline(__always) private func size(_ list: SlotList) -> Int { measuresCost ? list.cost : list.count }
     @inline(__always) private func size(ofCost cost: Int) -> Int { measuresCost ? cost : 1 }
 
-    public mutating func recordHit(_ slot: Slot) {
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         if table.queue(of: slot) == recent.id {
             table.move(slot, from: &recent, to: &frequent)
         } else {

@@ -109,8 +109,9 @@ public protocol EvictionPolicy {
 
     /// Whether `slot` holds a resident entry.
     func contains(_ slot: Slot) -> Bool
-    /// The resident entry in `slot` was used.
-    mutating func recordHit(_ slot: Slot)
+    /// The resident entry in `slot` was used. Most policies only reorder; LIRS
+    /// may demote and evict others on a hit, and `evict` hears each of them.
+    mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void)
     /// Stores a new entry (its slot must not be resident), evicting as needed to
     /// stay within both limits; `evict` hears each evicted slot. Returns false
     /// when the policy declines to keep the entry (it is then not resident).

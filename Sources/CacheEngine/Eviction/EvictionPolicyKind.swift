@@ -6,13 +6,13 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
     case wTinyLFU
     /// GDSF weighing misses by bytes to download, or uniformly (GDSF(1), as libCacheSim's).
     case gdsf(missCost: GDSFPolicy.MissCost)
-    case arc, twoQ
+    case arc, twoQ, lirs
     /// A real Foundation NSCache (the apps' choice), for comparison.
     case nsCache
 
     public static let allCases: [EvictionPolicyKind] = [
         .lru, .fifo, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .s3fifo(moveToMainThreshold: 2),
-        .wTinyLFU, .gdsf(missCost: .download), .gdsf(missCost: .uniform), .arc, .twoQ, .nsCache,
+        .wTinyLFU, .gdsf(missCost: .download), .gdsf(missCost: .uniform), .arc, .twoQ, .lirs, .nsCache,
     ]
 
     /// Parses the names `description` prints ("lru", "s3fifo", "s3fifo-2", "w-tinylfu", "gdsf-1", "2q", …).
@@ -35,6 +35,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
         case .gdsf(let missCost): missCost == .download ? "gdsf" : "gdsf-1"
         case .arc: "arc"
         case .twoQ: "2q"
+        case .lirs: "lirs"
         case .nsCache: "nscache"
         }
     }
@@ -56,6 +57,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
         case .gdsf(let missCost): visitor.visit(GDSFPolicy(limits: limits, missCost: missCost))
         case .arc: visitor.visit(ARCPolicy(limits: limits))
         case .twoQ: visitor.visit(TwoQPolicy(limits: limits))
+        case .lirs: visitor.visit(LIRSPolicy(limits: limits))
         case .nsCache: visitor.visit(NSCachePolicy(limits: limits))
         }
     }

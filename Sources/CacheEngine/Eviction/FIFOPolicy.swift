@@ -12,7 +12,7 @@ public struct FIFOPolicy: EvictionPolicy {
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
 
-    public mutating func recordHit(_ slot: Slot) {}
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {}
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)

@@ -41,7 +41,7 @@ public struct GDSFPolicy: EvictionPolicy {
 
     public func contains(_ slot: Slot) -> Bool { heap.contains(slot) }
 
-    public mutating func recordHit(_ slot: Slot) {
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         frequency[Int(slot)] &+= 1
         heap.update(slot, priority: priority(of: slot), tieBreaker: nextUse())
     }

@@ -12,7 +12,7 @@ public struct LRUPolicy: EvictionPolicy {
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
 
-    public mutating func recordHit(_ slot: Slot) { table.moveToBack(slot, in: &list) }
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) { table.moveToBack(slot, in: &list) }
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)

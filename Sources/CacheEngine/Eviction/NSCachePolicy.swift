@@ -35,7 +35,7 @@ public struct NSCachePolicy: EvictionPolicy {
         Int(slot) < resident.count && resident[Int(slot)]
     }
 
-    public mutating func recordHit(_ slot: Slot) {
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         _ = cache.object(forKey: NSNumber(value: slot))
     }
 

@@ -57,7 +57,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     /// Whether the entry in `slot` is in the main queue (for tests and reports).
     func isInMain(_ slot: Slot) -> Bool { table.queue(of: slot) == main.id }
 
-    public mutating func recordHit(_ slot: Slot) {
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         let index = Int(slot)
         if table.counter[index] < 3 { table.counter[index] += 1 }
     }

@@ -18,7 +18,7 @@ public struct SIEVEPolicy: EvictionPolicy {
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
 
-    public mutating func recordHit(_ slot: Slot) { table.counter[Int(slot)] = 1 }
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) { table.counter[Int(slot)] = 1 }
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)

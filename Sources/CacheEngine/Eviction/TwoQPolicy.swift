@@ -38,7 +38,7 @@ public struct TwoQPolicy: EvictionPolicy {
     /// Whether the entry in `slot` is in Am (for tests).
     func isInMain(_ slot: Slot) -> Bool { table.queue(of: slot) == main.id }
 
-    public mutating func recordHit(_ slot: Slot) {
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         if table.queue(of: slot) == main.id { table.moveToBack(slot, in: &main) }
     }
 

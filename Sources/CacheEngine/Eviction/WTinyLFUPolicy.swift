@@ -44,7 +44,7 @@ public struct WTinyLFUPolicy: EvictionPolicy {
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
 
-    public mutating func recordHit(_ slot: Slot) {
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         sketch.increment(fingerprints[Int(slot)])
         switch table.queue(of: slot) {
         case window.id:
