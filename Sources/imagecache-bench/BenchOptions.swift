@@ -15,11 +15,14 @@ struct WorkloadOptions: ParsableArguments {
     @Flag(help: "Count every object of a libCacheSim trace as size 1 (its object mode): sizes then count objects.")
     var objects = false
 
+    @Flag(help: "Accept a trace with no events (refused by default: it is usually a cut file).")
+    var allowEmpty = false
+
     func load(progress: ProgressLine = ProgressLine()) throws -> [RecordedWorkload] {
         let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
         return try paths.map { path in
             progress.update("reading \(path)")
-            let workload = try RecordedWorkload.load(path: path)
+            let workload = try RecordedWorkload.load(path: path, allowsEmpty: allowEmpty)
             return requests.map { workload.prefix($0) } ?? workload
         }
     }
@@ -34,7 +37,7 @@ struct WorkloadOptions: ParsableArguments {
                 return .plain(name: URL(fileURLWithPath: path).lastPathComponent, try OracleGeneralTrace.read(path, objects: objects))
             }
             guard SimulationTraceFile.isBinaryTrace(path) else {
-                let workload = try RecordedWorkload.load(path: path)
+                let workload = try RecordedWorkload.load(path: path, allowsEmpty: allowEmpty)
                 return .recorded(requests.map { workload.prefix($0) } ?? workload)
             }
             return .plain(name: URL(fileURLWithPath: path).lastPathComponent, try SimulationTraceFile.read(path))

@@ -48,6 +48,7 @@ struct ExportCommand: ParsableCommand {
             help: "Cache-key strategy that names objects (\(CacheKeyStrategy.allStrategies.map(\.description).joined(separator: ", "))).")
     var keyStrategy = ReplayDefaults.keyStrategy.description
     @Flag(help: "One object space for all sessions (default: each session is its own device).") var shared = false
+    @Flag(help: "Accept a trace with no events (refused by default: it is usually a cut file).") var allowEmpty = false
     @Option(name: [.short, .long], help: "File to write.") var output: String
 
     func run() throws {
@@ -55,6 +56,7 @@ struct ExportCommand: ParsableCommand {
         guard let strategy = CacheKeyStrategy(name: keyStrategy) else { throw ValidationError("unknown key strategy \"\(keyStrategy)\"") }
         var export = LibCacheSimExport(strategy: strategy, layout: layout)
         export.scopeToSession = !shared
+        export.allowsEmpty = allowEmpty
         let summary = try export.export(trace, to: output)
         print("wrote \(output): \(summary.requests) requests (\(layout.rawValue), keys \(strategy))")
         if let notCarried = summary.notCarried {
@@ -68,11 +70,12 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Summary statistics of traces.")
     @Argument(help: "Trace files. Default: every .jsonl.gz in ./datasets.") var traces: [String] = []
     @Flag(help: "JSON instead of a table.") var json = false
+    @Flag(help: "Accept a trace with no events (refused by default: it is usually a cut file).") var allowEmpty = false
 
     func run() throws {
         var seen = Set<String>()
         let paths = traces.isEmpty ? try WorkloadOptions.defaultDatasets() : traces
-        let all = try paths.filter { seen.insert($0).inserted }.map { (path: $0, statistics: try TraceStatistics.of(path: $0)) }
+        let all = try paths.filter { seen.insert($0).inserted }.map { (path: $0, statistics: try TraceStatistics.of(path: $0, allowsEmpty: allowEmpty)) }
         if json {
             // Keyed by file name, or by the path as given where two files share a name.
             let names = all.map { URL(fileURLWithPath: $0.path).lastPathComponent }

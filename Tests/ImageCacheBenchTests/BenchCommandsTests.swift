@@ -1,5 +1,6 @@
 import Foundation
 import Bench
+import CacheSimulation
 import Testing
 import Workloads
 
@@ -270,6 +271,40 @@ struct BenchCommandsTests {
         #expect(ByteSize.fraction(0.1).resolved(footprint: 1_000) == 100)
         for bad in ["", "MB", "-5MB", "12XB", "0%", "abc%", "64", "nanMB", "infGB"] {
             #expect(throws: ByteSize.ParseError.self) { try ByteSize(parsing: bad) }
+        }
+    }
+
+    @Test("an empty trace is refused naming file:line, and every trace command takes it with --allow-empty")
+    func emptyTrace() async throws {
+        let directory = BenchProcess.temporaryFile("empty").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/empty.jsonl"
+        let writer = try TraceWriter(path: path, header: TraceHeader(app: "Crafted", modelVersion: "1", seed: 1, sessions: 0, generator: "test"))
+        try writer.close()
+        let refused = try await BenchProcess.run(["simulate", path, "--no-files"])
+        #expect(refused.status == 1 && refused.stderr.contains("empty.jsonl:1: no events after the header"), "\(refused.stderr)")
+        for command in [["simulate"], ["keys"], ["sweep"], ["memwarn"], ["stats"], ["export", "-o", directory + "/empty.oracleGeneral"]] {
+            let files = ["stats", "export"].contains(command[0]) ? [] : ["--no-files"]
+            let output = try await BenchProcess.run(command + [path, "--allow-empty"] + files)
+            #expect(output.status == 0, "\(command[0]): \(output.stderr)")
+        }
+        let exported = try FileManager.default.attributesOfItem(atPath: directory + "/empty.oracleGeneral")[.size] as? Int
+        #expect(exported == 0)
+    }
+
+    @Test("sizes and warning sources are labelled as they were typed, and the labels parse back to the same value")
+    func labelsAsTyped() throws {
+        for typed in ["150MB", "100MiB", "1.5GiB", "64KB", "800KiB", "2GB", "4KiB", "999B"] {
+            let size = try ByteSize(parsing: typed)
+            #expect(size.description == typed)
+            #expect(try ByteSize(parsing: size.description) == size)
+        }
+        #expect(ByteSize.format(150_000_001) == "143.1MiB")  // no unit gives it exactly: the nearest binary one
+        for typed in ["every:30s", "every:0.5s", "above:64MB", "above:1.5GiB", "trace", "none"] {
+            let source = try SimulationConfiguration.WarningSource(parsing: typed)
+            #expect(source.description == typed)
+            #expect(try SimulationConfiguration.WarningSource(parsing: source.description) == source)
         }
     }
 }

@@ -93,7 +93,7 @@ struct TraceFileTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try write(headerLine() + "\n")
         var empty = try TraceReader(path: path)
-        #expect(throws: TraceError.malformed(file: path, line: 1, reason: "no events after the header: an empty trace")) { try empty.readAll() }
+        #expect(throws: TraceError.malformed(file: path, line: 1, reason: "no events after the header: an empty trace (--allow-empty accepts it)")) { try empty.readAll() }
         try write(headerLine() + "\n" + #"{"session":1,"t":0,"type":"session"}"# + "\n")
         var short = try TraceReader(path: path)
         #expect(throws: TraceError.malformed(file: path, line: 2, reason: "the header says 2 sessions, the file has 1")) { try short.readAll() }

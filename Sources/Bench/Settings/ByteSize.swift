@@ -1,4 +1,5 @@
 import Foundation
+import CacheEngine
 
 /// A cache size as users write it: `64MB`, `1.5GiB`, `800KB`, `4096B`, or
 /// `10%` of what the workload would need to never evict (its footprint).
@@ -49,12 +50,6 @@ public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
         }
     }
 
-    /// Bytes in the largest binary unit that keeps a short number: 64MiB, 1.5GiB, 800KiB.
-    public static func format(_ bytes: Int) -> String {
-        for (suffix, scale) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where bytes >= scale {
-            let value = Double(bytes) / Double(scale)
-            return value.formatted(.number.precision(.fractionLength(0...1)).grouping(.never)) + suffix
-        }
-        return "\(bytes)B"
-    }
+    /// Bytes as a user would have typed them (`ByteCountText`): 150MB, 100MiB, 1.5GiB.
+    public static func format(_ bytes: Int) -> String { ByteCountText.string(bytes) }
 }

@@ -5,7 +5,7 @@ import CacheSimulation
 /// same run with no warnings at all.
 public struct WarningComparisonRow: Codable, Sendable {
     public var trace: String
-    /// Where the warnings came from: "trace", "every-30.0s", "above-…B".
+    /// Where the warnings came from, as typed: "trace", "every:30s", "above:64MB".
     public var source: String
     public var reaction: String
     public var warnings: Int

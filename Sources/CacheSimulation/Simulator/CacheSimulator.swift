@@ -54,8 +54,8 @@ public struct SimulationConfiguration: Sendable, Hashable {
             switch self {
             case .trace: "trace"
             case .none: "none"
-            case .every(let seconds): "every-\(seconds)s"
-            case .costAbove(let cost): "above-\(cost)B"
+            case .every(let seconds): "every:\(seconds == seconds.rounded() && seconds < 1e15 ? String(Int(seconds)) : String(seconds))s"
+            case .costAbove(let cost): "above:\(ByteCountText.string(cost))"
             }
         }
     }

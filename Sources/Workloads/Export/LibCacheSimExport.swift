@@ -15,6 +15,8 @@ public struct LibCacheSimExport {
     public var strategy: CacheKeyStrategy
     public var layout: Layout
     public var scopeToSession = true
+    /// Whether a trace with no events is exported (as an empty file) rather than refused.
+    public var allowsEmpty = false
 
     public init(strategy: CacheKeyStrategy, layout: Layout) {
         self.strategy = strategy
@@ -82,7 +84,7 @@ public struct LibCacheSimExport {
     }
 
     private func collect(_ input: String) throws -> ([Record], Summary) {
-        var reader = try TraceReader(path: input)
+        var reader = try TraceReader(path: input, allowsEmpty: allowsEmpty)
         var ids: [String: UInt64] = [:]
         var records: [Record] = []
         var summary = Summary()

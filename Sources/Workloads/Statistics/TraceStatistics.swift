@@ -28,8 +28,8 @@ public struct TraceStatistics: Sendable, Equatable, Codable {
     public static let hazardStrategies: [CacheKeyStrategy] = CacheKeyStrategy.Base.allCases.map { CacheKeyStrategy($0) }
 
     /// Reads the trace once, streaming.
-    public static func of(path: String) throws(TraceError) -> TraceStatistics {
-        var reader = try TraceReader(path: path)
+    public static func of(path: String, allowsEmpty: Bool = false) throws(TraceError) -> TraceStatistics {
+        var reader = try TraceReader(path: path, allowsEmpty: allowsEmpty)
         var collector = Collector()
         while let event = try reader.next() { collector.add(event) }
         return collector.finish()

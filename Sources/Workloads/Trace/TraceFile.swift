@@ -24,13 +24,16 @@ public enum TraceError: Error, Equatable, CustomStringConvertible {
 public struct TraceReader {
     public let path: String
     public let header: TraceHeader
+    /// Whether a trace with no events is accepted (asked for with `--allow-empty`).
+    public let allowsEmpty: Bool
     private let lines: LineReader
     private let decoder = JSONDecoder()
     private var events = 0
     private var sessions = 0
 
-    public init(path: String) throws(TraceError) {
+    public init(path: String, allowsEmpty: Bool = false) throws(TraceError) {
         self.path = path
+        self.allowsEmpty = allowsEmpty
         lines = try LineReader(path: path)
         guard let (number, line) = try lines.next() else { throw .missingHeader(file: path) }
         let header: TraceHeader
@@ -54,7 +57,9 @@ public struct TraceReader {
     /// concatenated file shows there).
     public mutating func next() throws(TraceError) -> TraceEvent? {
         guard let (number, line) = try lines.next() else {
-            guard events > 0 else { throw .malformed(file: path, line: lines.number, reason: "no events after the header: an empty trace") }
+            guard events > 0 || allowsEmpty else {
+                throw .malformed(file: path, line: lines.number, reason: "no events after the header: an empty trace (--allow-empty accepts it)")
+            }
             guard sessions == header.sessions else {
                 throw .malformed(file: path, line: lines.number,
                                  reason: "the header says \(header.sessions) sessions, the file has \(sessions)")
