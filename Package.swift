@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "CacheEngine", targets: ["CacheEngine"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "HTTPImageLoading", targets: ["HTTPImageLoading"]),
         .library(name: "PipelineTesting", targets: ["PipelineTesting"]),
         .library(name: "ImageSynthesis", targets: ["ImageSynthesis"]),
         .library(name: "OriginServer", targets: ["OriginServer"]),
@@ -44,6 +45,15 @@ let package = Package(
                 "CacheEngine", "CVips",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The real `ImageFetcher` (AsyncHTTPClient), apart so what needs no network
+        // (fuzzers, tier benchmarks) never builds NIO and its TLS.
+        .target(
+            name: "HTTPImageLoading",
+            dependencies: [
+                "ImagePipeline",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -78,7 +88,7 @@ let package = Package(
         .target(
             name: "Bench",
             dependencies: [
-                "ImagePipeline", "CacheSimulation", "ImageSynthesis", "PipelineTesting", "OriginServer", "Workloads", "CZlib",
+                "ImagePipeline", "HTTPImageLoading", "CacheSimulation", "ImageSynthesis", "PipelineTesting", "OriginServer", "Workloads", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -101,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "LoadingTests",
             dependencies: [
-                "ImagePipeline", "ImageSynthesis", "PipelineTesting", "OriginServer",
+                "ImagePipeline", "HTTPImageLoading", "ImageSynthesis", "PipelineTesting", "OriginServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict

@@ -24,7 +24,6 @@ let package = Package(
                 "Tolerances",
                 .product(name: "ImagePipeline", package: "ImageCacheBench"),
                 .product(name: "CacheSimulation", package: "ImageCacheBench"),
-                .product(name: "Bench", package: "ImageCacheBench"),
             ],
             path: "Benchmarks/MemoryTier",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -35,6 +34,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 "Tolerances",
                 .product(name: "ImagePipeline", package: "ImageCacheBench"),
+                .product(name: "HTTPImageLoading", package: "ImageCacheBench"),
                 .product(name: "OriginServer", package: "ImageCacheBench"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

@@ -1,3 +1,4 @@
+import CacheSimulation
 import ArgumentParser
 import Foundation
 import ImagePipeline

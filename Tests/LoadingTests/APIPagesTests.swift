@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPImageLoading
 import ImagePipeline
 import OriginServer
 import Testing

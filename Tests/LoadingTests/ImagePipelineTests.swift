@@ -1,4 +1,5 @@
 import Foundation
+import HTTPImageLoading
 import ImagePipeline
 import Logging
 import OriginServer

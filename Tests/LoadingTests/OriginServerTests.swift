@@ -1,4 +1,5 @@
 import Foundation
+import HTTPImageLoading
 import ImagePipeline
 import OriginServer
 import ImageSynthesis

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Benchmark
 import Tolerances
 import Foundation
+import HTTPImageLoading
 import ImagePipeline
 import OriginServer
 

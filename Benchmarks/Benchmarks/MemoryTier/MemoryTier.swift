@@ -2,7 +2,6 @@ import Benchmark
 import Tolerances
 import Foundation
 import ImagePipeline
-import Bench
 import CacheSimulation
 
 /// The memory tier's speed targets: the simulator's requests per second per

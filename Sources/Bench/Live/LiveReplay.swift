@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import HTTPImageLoading
 import ImagePipeline
 import OriginServer
 import CacheSimulation

@@ -1,3 +1,4 @@
+import CacheSimulation
 import Foundation
 import Histogram
 import ImagePipeline

@@ -1,3 +1,4 @@
+import HTTPImageLoading
 import ImagePipeline
 
 /// The fetcher a live replay gives its pipelines: HTTP to the loopback origin,

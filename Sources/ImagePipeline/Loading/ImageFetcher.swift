@@ -1,7 +1,8 @@
 import Foundation
 
-/// Where image bytes come from. `HTTPImageFetcher` is the real one; tests of
-/// the pipeline use the real one too, against the loopback origin.
+/// Where image bytes come from. `HTTPImageFetcher` (in `HTTPImageLoading`) is the
+/// real one; tests of the pipeline use it too, against the loopback origin, and
+/// `ScriptedFetcher` (in `PipelineTesting`) where a double is enough.
 public protocol ImageFetcher: Sendable {
     func fetch(_ url: String) async throws -> FetchedImage
 }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ImagePipeline
 import Foundation
 import NIOCore
 import NIOFoundationCompat

@@ -2,6 +2,7 @@ import ImagePipeline
 
 /// The settings the bench uses when a command is not told otherwise: the
 /// pipeline's defaults, so "default configuration" means what a user gets.
+/// (Here rather than in `Bench`, so the tier benchmarks build without the network stack.)
 public enum ReplayDefaults {
     /// `ImagePipeline.Configuration`'s memory limit.
     public static let memoryBytes = 100 << 20
@@ -10,6 +11,4 @@ public enum ReplayDefaults {
     public static let keyStrategy = ImagePipeline.Configuration().keyStrategy
     public static let diskPolicy = ImagePipeline.Configuration().diskPolicy
     public static let policy = EvictionPolicyKind.lru
-    /// Memory sizes of the policy comparison: a small phone budget to the default.
-    public static let comparedMemorySizes: [ByteSize] = [.bytes(8 << 20), .bytes(32 << 20), .bytes(memoryBytes)]
 }
