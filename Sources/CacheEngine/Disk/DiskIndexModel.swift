@@ -28,7 +28,11 @@ public struct DiskIndexModel {
         _ = recency.insert(NewEntry(slot: slot, cost: bytes, fingerprint: 0)) { _ in }
     }
 
-    public mutating func remove(_ slot: Slot) { recency.remove(slot) }
+    /// Removes an entry; one not on disk (an invalidation of a URL never stored) is left alone.
+    public mutating func remove(_ slot: Slot) {
+        guard recency.contains(slot) else { return }
+        recency.remove(slot)
+    }
 
     /// Whether a limit is exceeded.
     public var needsTrim: Bool { totalBytes > byteLimit || count > countLimit }

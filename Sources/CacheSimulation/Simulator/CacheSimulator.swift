@@ -472,7 +472,8 @@ private struct SimulationState<Policy: EvictionPolicy> {
 
     private mutating func recovered(at now: UInt64) {
         guard let recovering else { return }
-        let seconds = Double(now - recovering.time) / 1e9
+        // A request in flight can land with its own earlier time after a warning: no time has passed then.
+        let seconds = Double(now > recovering.time ? now - recovering.time : 0) / 1e9
         result.warnings.recovered += 1
         result.warnings.recoverySeconds += seconds
         result.warnings.longestRecoverySeconds = max(result.warnings.longestRecoverySeconds, seconds)

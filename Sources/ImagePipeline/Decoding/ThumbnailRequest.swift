@@ -28,7 +28,8 @@ public struct ThumbnailRequest: Hashable, Sendable, Codable {
 
     private static func pixels(_ points: Int, _ scale: Double) -> Int32 {
         guard points > 0 else { return 10_000_000 }  // libvips' documented "ignore this side"
-        return Int32(clamping: max(1, Int((Double(points) * max(scale, 0)).rounded())))
+        let pixels = (Double(points) * (scale.isFinite ? max(scale, 0) : 1)).rounded()  // an odd scale never traps
+        return Int32(max(1, min(pixels, Double(Int32.max))))
     }
 }
 

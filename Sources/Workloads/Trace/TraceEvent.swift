@@ -48,6 +48,30 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
 
     public enum Priority: String, Codable, Sendable { case visible, prefetch }
 
+    /// The largest values a request may carry: beyond them no real image or screen
+    /// exists, and arithmetic downstream (costs, fitted sizes) could overflow.
+    public static let maximumBytes = 1 << 40
+    public static let maximumPixels = 1_000_000
+    public static let maximumBoxPoints = 100_000
+    public static let maximumScale = 16.0
+
+    /// What is out of range, if anything: checked where a trace is read, so no
+    /// command downstream meets it.
+    public var outOfRange: String? {
+        if !(0...Self.maximumBytes).contains(bytes) { return "bytes \(bytes) is outside 0…\(Self.maximumBytes)" }
+        if !(0...Self.maximumPixels).contains(width) || !(0...Self.maximumPixels).contains(height) {
+            return "size \(width)×\(height) is outside 0…\(Self.maximumPixels) pixels a side"
+        }
+        if !(0...Self.maximumBoxPoints).contains(boxWidth) || !(0...Self.maximumBoxPoints).contains(boxHeight) {
+            return "box \(boxWidth)×\(boxHeight) is outside 0…\(Self.maximumBoxPoints) points a side"
+        }
+        if !(scale > 0 && scale <= Self.maximumScale) { return "scale \(scale) is not above 0 and at most \(Self.maximumScale)" }
+        if let fetchMilliseconds, !(0...TraceEvent.maximumTime).contains(fetchMilliseconds) {
+            return "fetchMilliseconds \(fetchMilliseconds) is outside 0…\(TraceEvent.maximumTime)"
+        }
+        return nil
+    }
+
     public init(id: Int, url: String, content: UInt64, bytes: Int, width: Int, height: Int, format: String, alpha: Bool? = nil,
                 boxWidth: Int, boxHeight: Int, scale: Double, priority: Priority, fetchMilliseconds: Int? = nil) {
         self.id = id
@@ -117,7 +141,12 @@ extension TraceEvent: Codable {
         switch try container.decode(String.self, forKey: .type) {
         case "session": kind = .session(try container.decode(Int.self, forKey: .session))
         case "api": kind = .api(url: try container.decode(String.self, forKey: .url))
-        case "image": kind = .image(try container.decode(ImageRequestEvent.self, forKey: .image))
+        case "image":
+            let image = try container.decode(ImageRequestEvent.self, forKey: .image)
+            if let problem = image.outOfRange {
+                throw DecodingError.dataCorruptedError(forKey: .image, in: container, debugDescription: problem)
+            }
+            kind = .image(image)
         case "cancel": kind = .cancel(id: try container.decode(Int.self, forKey: .id))
         case "memoryWarning": kind = .memoryWarning(level: try container.decode(String.self, forKey: .level))
         case "relaunch": kind = .relaunch
