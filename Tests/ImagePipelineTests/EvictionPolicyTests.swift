@@ -239,6 +239,19 @@ struct EvictionPolicyTests {
         #expect(EvictionPolicyKind(name: "gdsf-1") == .gdsf(missCost: .uniform))
     }
 
+    @Test("GDSF(1) inserts before it evicts, as libCacheSim: a newcomer that is lowest leaves at once, at the clock it found")
+    func gdsfUniformInsertsFirst() {
+        var h = PolicyHarness(GDSFPolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1), missCost: .uniform))
+        h.insert("A", cost: 2)  // 10⁶/2
+        h.insert("B", cost: 2)
+        h.insert("C", cost: 6)  // 10⁶/6
+        let kept = h.insert("D", cost: 8)  // 10⁶/8, lower than everything resident: it leaves, they stay
+        #expect(!kept && h.evicted == ["D"] && h.resident("A", "B", "C"))
+        #expect(h.policy.clock == 1e6 / 8)
+        h.insert("E", cost: 4)  // clock + 10⁶/4 enters first; C (10⁶/6) is now the lowest and leaves
+        #expect(h.evicted == ["D", "C"] && h.resident("A", "B", "E"))
+    }
+
     @Test("NSCache on Linux evicts the cheapest entry first, even the one just added")
     func nsCacheCheapestFirst() {
         var h = PolicyHarness(NSCachePolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1)))

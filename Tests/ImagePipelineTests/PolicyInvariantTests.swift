@@ -7,7 +7,16 @@ struct PolicyInvariantTests {
     @Test("limits hold and counters add up after every operation", arguments: EvictionPolicyKind.allCases)
     func invariants(_ kind: EvictionPolicyKind) {
         let limits = CacheLimits(costLimit: 5_000, countLimit: 40, maxEntryFraction: 0.2)
-        let failures = kind.withPolicy(limits: limits, RandomOperations(seed: 99, operations: 20_000))
+        let failures = kind.withPolicy(limits: limits, RandomOperations(seed: 99, operations: 20_000, keys: 120, maxCost: 1_200))
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+
+    // libCacheSim's W-TinyLFU keeps nothing under 100 entries (its window would be empty), and
+    // LIRS nothing over 1% of the cache: limits of hundreds of small entries exercise them too.
+    @Test("limits hold at hundreds of entries of small cost", arguments: EvictionPolicyKind.allCases)
+    func invariantsLarge(_ kind: EvictionPolicyKind) {
+        let limits = CacheLimits(costLimit: 600, countLimit: 250, maxEntryFraction: 1)
+        let failures = kind.withPolicy(limits: limits, RandomOperations(seed: 7, operations: 4_000, keys: 400, maxCost: 4))
         #expect(failures.isEmpty, "\(failures.prefix(5))")
     }
 }
@@ -18,6 +27,8 @@ struct PolicyInvariantTests {
 private struct RandomOperations: EvictionPolicyVisitor {
     let seed: UInt64
     let operations: Int
+    let keys: UInt64
+    let maxCost: UInt64
 
     func visit<Policy: EvictionPolicy>(_ policy: Policy) -> [String] {
         var core = CacheCore(policy: policy)
@@ -26,7 +37,7 @@ private struct RandomOperations: EvictionPolicyVisitor {
         var costs = [Slot: Int]()
         var failures: [String] = []
         for step in 0..<operations {
-            let slot = Slot(generator.next() % 120)
+            let slot = Slot(generator.next() % keys)
             let now = UInt64(step) * 1_000_000
             let onRemoved: (Slot, EvictionReason) -> Void = { victim, _ in
                 if resident.remove(victim) == nil { failures.append("step \(step): removed \(victim), not resident") }
@@ -35,20 +46,20 @@ private struct RandomOperations: EvictionPolicyVisitor {
             case 0:
                 if resident.remove(slot) != nil { core.remove(slot) }
             case 1:
-                core.trim(toCost: Int(generator.next() % 5_000), removed: onRemoved)
+                core.trim(toCost: Int(generator.next() % UInt64(policy.limits.costLimit + 1)), removed: onRemoved)
             case 2:
                 let reactions: [MemoryPressureReaction] = [.purgeAll, .trimToFraction(0.5), .trimIdle(seconds: 0.05)]
                 core.respond(to: reactions[Int(generator.next() % 3)], now: now, removed: onRemoved)
             default:
                 if core.lookup(slot, now: now, removed: onRemoved) { continue }
-                let cost = costs[slot] ?? Int(1 + generator.next() % 1_200)  // some over the 1,000 cap
+                let cost = costs[slot] ?? Int(1 + generator.next() % maxCost)  // some over the cap
                 costs[slot] = cost
                 let entry = NewEntry(slot: slot, cost: cost, fingerprint: Int(slot).cacheFingerprint, missCost: cost)
                 if core.insert(entry, now: now, removed: onRemoved) { resident.insert(slot) }
             }
             let stats = core.statistics
             let expectedCount = stats.resident
-            if core.totalCost > 5_000 || core.count > 40 {
+            if core.totalCost > policy.limits.costLimit || core.count > policy.limits.countLimit {
                 failures.append("step \(step): cost \(core.totalCost), count \(core.count) over the limits")
             }
             if core.count != resident.count || core.count != expectedCount {
@@ -57,7 +68,7 @@ private struct RandomOperations: EvictionPolicyVisitor {
             if core.totalCost != resident.reduce(0, { $0 + costs[$1]! }) {
                 failures.append("step \(step): total cost \(core.totalCost) differs from the entries'")
             }
-            if let stray = (0..<120).map(Slot.init).first(where: { core.policy.contains($0) != resident.contains($0) }) {
+            if let stray = (0..<Int(keys)).map(Slot.init).first(where: { core.policy.contains($0) != resident.contains($0) }) {
                 failures.append("step \(step): slot \(stray) membership differs")
             }
             if failures.count > 5 { break }

@@ -4,6 +4,8 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
     /// S3-FIFO with the hits an entry needs in the small queue to move to main (1 or 2).
     case s3fifo(moveToMainThreshold: Int)
     case wTinyLFU
+    /// W-TinyLFU as libCacheSim builds it (window drained first, SLRU main, counting Bloom filter).
+    case wTinyLFULibCacheSim
     /// GDSF weighing misses by bytes to download, or uniformly (GDSF(1), as libCacheSim's).
     case gdsf(missCost: GDSFPolicy.MissCost)
     case arc, twoQ, lirs
@@ -12,7 +14,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
 
     public static let allCases: [EvictionPolicyKind] = [
         .lru, .fifo, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .s3fifo(moveToMainThreshold: 2),
-        .wTinyLFU, .gdsf(missCost: .download), .gdsf(missCost: .uniform), .arc, .twoQ, .lirs, .nsCache,
+        .wTinyLFU, .wTinyLFULibCacheSim, .gdsf(missCost: .download), .gdsf(missCost: .uniform), .arc, .twoQ, .lirs, .nsCache,
     ]
 
     /// Parses the names `description` prints ("lru", "s3fifo", "s3fifo-2", "w-tinylfu", "gdsf-1", "2q", …).
@@ -32,6 +34,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
         case .sieve: "sieve"
         case .s3fifo(let threshold): threshold == 1 ? "s3fifo" : "s3fifo-\(threshold)"
         case .wTinyLFU: "w-tinylfu"
+        case .wTinyLFULibCacheSim: "w-tinylfu-libcachesim"
         case .gdsf(let missCost): missCost == .download ? "gdsf" : "gdsf-1"
         case .arc: "arc"
         case .twoQ: "2q"
@@ -54,6 +57,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
         case .sieve: visitor.visit(SIEVEPolicy(limits: limits))
         case .s3fifo(let threshold): visitor.visit(S3FIFOPolicy(limits: limits, moveToMainThreshold: threshold))
         case .wTinyLFU: visitor.visit(WTinyLFUPolicy(limits: limits))
+        case .wTinyLFULibCacheSim: visitor.visit(LibCacheSimWTinyLFUPolicy(limits: limits))
         case .gdsf(let missCost): visitor.visit(GDSFPolicy(limits: limits, missCost: missCost))
         case .arc: visitor.visit(ARCPolicy(limits: limits))
         case .twoQ: visitor.visit(TwoQPolicy(limits: limits))

@@ -4,7 +4,9 @@
 /// being used age out. With `missCost` = bytes to download it keeps small,
 /// popular, expensive-to-fetch images; ties go to the least recently used.
 /// With a uniform miss cost it is GDSF(1), libCacheSim's GDSF: priority
-/// `L + frequency × 10⁶ / cost` (its constant, so priorities round alike).
+/// `L + frequency × 10⁶ / cost` (its constant, so priorities round alike),
+/// and its order on a miss: insert at the current `L`, then evict the lowest
+/// until the cache fits, so a newcomer that is lowest is not kept.
 ///
 /// Unlike the queue policies this needs a priority queue: accesses cost
 /// O(log n) in an indexed binary heap.
@@ -47,7 +49,11 @@ public struct GDSFPolicy: EvictionPolicy {
     }
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
-        makeRoom(for: entry.cost, evict: evict)
+        // GDSF(1) takes libCacheSim's order: the newcomer enters at the current L,
+        // then the lowest leave until the cache fits, the newcomer too if it is lowest.
+        // GDSF by download bytes takes the paper's: room first, then the newcomer at the raised L.
+        let insertsFirst = missCostModel == .uniform
+        if !insertsFirst { makeRoom(for: entry.cost, evict: evict) }
         reserve(entry.slot)
         let index = Int(entry.slot)
         cost[index] = entry.cost
@@ -55,7 +61,13 @@ public struct GDSFPolicy: EvictionPolicy {
         frequency[index] = 1
         heap.insert(entry.slot, priority: priority(of: entry.slot), tieBreaker: nextUse())
         totalCost += entry.cost
-        return true
+        guard insertsFirst else { return true }
+        var admitted = true
+        while limits.isOver(cost: totalCost, count: count - 1, adding: 0), let victim = evictNext() {
+            if victim == entry.slot { admitted = false }
+            evict(victim)
+        }
+        return admitted
     }
 
     public mutating func remove(_ slot: Slot) {

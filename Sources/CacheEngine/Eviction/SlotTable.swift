@@ -95,6 +95,12 @@ struct SlotTable {
         if queue(of: slot) == first.id { unlink(slot, from: &first) } else { unlink(slot, from: &second) }
     }
 
+    /// Unlinks `slot` from whichever of three lists holds it.
+    @inline(__always)
+    mutating func unlink(_ slot: Slot, fromWhicheverOf first: inout SlotList, _ second: inout SlotList, _ third: inout SlotList) {
+        if queue(of: slot) == first.id { unlink(slot, from: &first) } else { unlink(slot, fromWhicheverOf: &second, &third) }
+    }
+
     mutating func removeAll() {
         self = SlotTable()
     }

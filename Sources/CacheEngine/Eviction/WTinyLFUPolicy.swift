@@ -80,11 +80,7 @@ public struct WTinyLFUPolicy: EvictionPolicy {
     }
 
     public mutating func remove(_ slot: Slot) {
-        switch table.queue(of: slot) {
-        case window.id: table.unlink(slot, from: &window)
-        case probation.id: table.unlink(slot, from: &probation)
-        default: table.unlink(slot, from: &protected)
-        }
+        table.unlink(slot, fromWhicheverOf: &window, &probation, &protected)
     }
 
     public mutating func evictNext() -> Slot? {

@@ -40,7 +40,9 @@ public enum OracleGeneralTrace {
                 if let known = slots[object] {
                     slot = known
                 } else {
-                    slot = trace.addKey(fingerprint: Int(bitPattern: UInt(object)).cacheFingerprint)
+                    // The object id is already a unique integer: it is its own fingerprint, so a
+                    // sketch that hashes fingerprints hashes what libCacheSim hashes.
+                    slot = trace.addKey(fingerprint: object)
                     slots[object] = slot
                 }
                 let weight = objects ? 1 : size
