@@ -18,5 +18,6 @@ let package = Package(
         target("FuzzServiceResponses", [.product(name: "Workloads", package: "ImageCacheBench")]),
         target("FuzzKeys", [.product(name: "ImagePipeline", package: "ImageCacheBench")]),
         target("FuzzDiskEntry", [.product(name: "ImagePipeline", package: "ImageCacheBench")]),
+        target("FuzzEndToEnd", ["CacheSimulation", "ImagePipeline", "Workloads"].map { .product(name: $0, package: "ImageCacheBench") }),
     ]
 )

@@ -6,7 +6,7 @@ struct HostileCorpusTests {
     @Test("every generated hostile or unusual image is a fitting thumbnail or a typed error")
     func corpus() async throws {
         let cases = try HostileCorpus.make()
-        #expect(cases.count >= 30)
+        #expect(cases.count >= 40)
         let results = try await HostileRun.run(cases)
         // Outcomes only: the time bound is the `hostile` command's, not a unit test's (machines are noisy).
         for result in results {

@@ -53,7 +53,39 @@ public enum HostileCorpus {
             ("20000×10 strip JPEG", .init(seed: 21, width: 20_000, height: 10, format: .jpeg(quality: 85))),
         ]
         for (name, spec) in valid { cases.append(.init(name: name, data: try synth(spec), expectation: .thumbnail)) }
+        cases += try damagedContainers(jpeg: jpeg, png: png)
         return cases
+    }
+
+    /// What servers and proxies do to image bodies: bytes after the end, two
+    /// images in one body, an empty frame, a body still compressed, a header
+    /// that claims more than the frames hold (libvips sizes a GIF by its frames,
+    /// so that one must come out a thumbnail, not a 4-gigapixel canvas).
+    static func damagedContainers(jpeg: Data, png: Data) throws -> [HostileCase] {
+        let gif = try ImageSynthesizer.image(.init(seed: 22, width: 160, height: 120, format: .gif))
+        var claimingGIF = [UInt8](gif)
+        for offset in 6..<10 { claimingGIF[offset] = 0xFF }  // logical screen 65535×65535, frames still 160×120
+        return [
+            .init(name: "JPEG with bytes after its end marker", data: jpeg + randomBytes(2_048, seed: 23), expectation: .thumbnail),
+            .init(name: "PNG with bytes after IEND", data: png + Data("trailing proxy banner".utf8), expectation: .thumbnail),
+            .init(name: "two JPEGs in one body", data: jpeg + jpeg, expectation: .thumbnail),
+            .init(name: "JPEG of only start and end markers", data: Data([0xFF, 0xD8, 0xFF, 0xD9]), expectation: .error),
+            .init(name: "JPEG still deflate-compressed (a content encoding left on)", data: deflated(jpeg), expectation: .error),
+            .init(name: "1×20000 strip PNG", data: try ImageSynthesizer.image(.init(seed: 24, width: 1, height: 20_000, format: .png(compression: 6))),
+                  expectation: .thumbnail),
+            .init(name: "GIF screen claiming 65535×65535 over 160×120 frames", data: Data(claimingGIF), expectation: .thumbnail),
+        ]
+    }
+
+    /// The bytes as a zlib stream.
+    static func deflated(_ data: Data) -> Data {
+        var length = compressBound(uLong(data.count))
+        var output = [UInt8](repeating: 0, count: Int(length))
+        let status = data.withUnsafeBytes { input in
+            compress2(&output, &length, input.bindMemory(to: Bytef.self).baseAddress, uLong(data.count), 9)
+        }
+        precondition(status == Z_OK, "zlib compress2 failed: \(status)")
+        return Data(output.prefix(Int(length)))
     }
 
     static func randomBytes(_ count: Int, seed: UInt64) -> Data {

@@ -58,11 +58,7 @@ extension ImageFormat {
             guard let end = lastMarker(0xD9, in: bytes) else { return true }
             return end < lastScan
         case .png:
-            // The last chunk is IEND; allow a little padding after it.
-            let tail = bytes.suffix(64)
-            return !zip(tail.indices, tail).contains { index, _ in
-                index + 4 <= tail.endIndex && bytes[index..<(index + 4)].elementsEqual("IEND".utf8)
-            }
+            return !Self.pngReachesIEND(bytes)
         case .gif:
             return bytes.last != 0x3B  // trailer byte
         case .webp:
@@ -73,6 +69,21 @@ extension ImageFormat {
         case .heic, .avif:
             return nil
         }
+    }
+
+    /// Whether walking a PNG's chunks (length, type, data, CRC) from the signature
+    /// reaches a whole IEND chunk inside the bytes. Anything after IEND is ignored,
+    /// as decoders do.
+    static func pngReachesIEND(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let length = (0..<4).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
+            if bytes[(offset + 4)..<(offset + 8)].elementsEqual("IEND".utf8) { return true }
+            let (next, overflow) = (offset + 12).addingReportingOverflow(length)
+            guard !overflow else { return false }
+            offset = next
+        }
+        return false
     }
 
     private func lastMarker(_ code: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {

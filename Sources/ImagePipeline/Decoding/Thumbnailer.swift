@@ -45,6 +45,11 @@ public struct Thumbnailer: Sendable {
     public func thumbnail(_ data: Data, fitting request: ThumbnailRequest) throws(DecodingError) -> DecodedImage {
         try withBytes(data) { bytes throws(DecodingError) in
             let header = try header(of: bytes)
+            // libvips notices a PNG cut inside its last rows only now and then (the
+            // read races its worker threads), so a cut PNG is refused before decoding.
+            if header.format == .png, !ImageFormat.pngReachesIEND(bytes) {
+                throw .truncated(.png, detail: "the body ends before the IEND chunk")
+            }
             do throws(VipsFailure) {
                 let image = try decode(bytes, to: request, header: header)
                 return try Self.finish(image, source: header)

@@ -110,6 +110,8 @@ final class LineReader {
     private let file: gzFile
     private let path: String
     private var buffer: [UInt8] = []
+    /// What one read fills; its bytes are appended to `buffer` in one copy.
+    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
     private var start = 0
     private(set) var number = 0
     private var atEnd = false
@@ -153,16 +155,13 @@ final class LineReader {
     }
 
     private func fill() throws(TraceError) {
-        let chunk = 64 << 10
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
-        let read = buffer.withUnsafeMutableBytes { gzread(file, $0.baseAddress! + old, UInt32(chunk)) }
+        let read = chunk.withUnsafeMutableBytes { gzread(file, $0.baseAddress!, UInt32($0.count)) }
         guard read >= 0 else {
             var code: Int32 = 0
             let message = gzerror(file, &code).map { String(cString: $0) } ?? "read failed"
             throw .io(file: path, reason: "damaged compressed data after line \(number) (\(message))")
         }
-        buffer.removeLast(chunk - Int(read))
+        buffer.append(contentsOf: chunk[..<Int(read)])
         guard read == 0 else { return }
         // zlib hands out what a cut stream held, then reports the cut at its end.
         var code: Int32 = Z_OK
