@@ -44,7 +44,12 @@ struct ThumbnailCommand: ParsableCommand {
         var encodedBytes = 0
         for _ in 0..<max(1, repetitions) {
             let start = ContinuousClock.now
-            let image = try thumbnailer.thumbnail(data, fitting: request)
+            let image: DecodedImage
+            do {
+                image = try thumbnailer.thumbnail(data, fitting: request)
+            } catch {
+                throw ImageFileError(path: input, failure: error)
+            }
             if let output {
                 let encoded = try image.encoded(as: .jpeg(quality: 75))
                 try encoded.write(to: URL(fileURLWithPath: output))
@@ -63,3 +68,11 @@ struct ThumbnailCommand: ParsableCommand {
 }
 
 extension Thumbnailer.Strategy: ExpressibleByArgument {}
+
+/// A decoding failure with the file it came from.
+private struct ImageFileError: Error, CustomStringConvertible {
+    let path: String
+    let failure: DecodingError
+
+    var description: String { "\(path): \(failure)" }
+}

@@ -16,9 +16,11 @@ struct ImportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "har", abstract: "HAR 1.2 → trace (image responses by content type).")
         @Argument(help: "The HAR file.") var file: String
         @Option(name: [.short, .long], help: "Trace to write (.jsonl or .jsonl.gz).") var output: String
+        @Flag(help: "Write the trace even when the HAR holds no image or JSON response (refused otherwise).") var allowEmpty = false
 
         func run() throws {
-            let summary = try HARImporter.importFile(file, to: output, generator: "imagecache-bench import har \(file)")
+            let summary = try HARImporter.importFile(
+                file, to: output, generator: "imagecache-bench import har \(file)", allowsEmpty: allowEmpty)
             print("wrote \(output): \(summary.images) image requests and \(summary.apiPages) API pages from \(summary.entries) entries (\(summary.skipped) others skipped)")
         }
     }

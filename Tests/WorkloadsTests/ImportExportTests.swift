@@ -253,6 +253,32 @@ struct HARFuzzRegressionTests {
 }
 
 extension HARFuzzRegressionTests {
+    @Test("HAR values out of range are refused by their path: version, negative time and sizes; -1 means unknown")
+    func outOfRange() {
+        func har(version: String = "1.2", time: String = "40", size: String = "5000") -> Data {
+            Data(#"{"log":{"version":"\#(version)","entries":[{"startedDateTime":"2024-05-01T10:00:00Z","time":\#(time),"request":{"method":"GET","url":"https://b.example/2.jpg"},"response":{"status":200,"bodySize":-1,"content":{"size":\#(size),"mimeType":"image/jpeg"}}}]}}"#.utf8)
+        }
+        func refusal(_ data: Data) -> String? {
+            do { _ = try HARImporter.events(from: data, file: "x.har"); return nil } catch { return "\(error)" }
+        }
+        #expect(refusal(har(version: "9.9"))?.contains("$.log.version: HAR version 9.9") == true)
+        #expect(refusal(har(time: "-40"))?.contains("$.log.entries[0].time") == true)
+        #expect(refusal(har(size: "-1000"))?.contains("$.log.entries[0].response.content.size") == true)
+        #expect(refusal(har(version: "1.1", time: "-1", size: "-1")) == nil)
+    }
+
+    @Test("a HAR with no image or JSON response is refused, unless an empty trace is asked for")
+    func emptyHAR() throws {
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).har").path
+        let output = input + ".jsonl"
+        defer { for path in [input, output] { try? FileManager.default.removeItem(atPath: path) } }
+        try Data(#"{"log":{"version":"1.2","entries":[]}}"#.utf8).write(to: URL(fileURLWithPath: input))
+        #expect(throws: ImportError.self) { try HARImporter.importFile(input, to: output, generator: "test") }
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let summary = try HARImporter.importFile(input, to: output, generator: "test", allowsEmpty: true)
+        #expect(summary.entries == 0 && FileManager.default.fileExists(atPath: output))
+    }
+
     @Test("an entry dated centuries after the first is a typed error naming it, not a trap downstream")
     func farFutureDate() {
         let entry = { (date: String) in

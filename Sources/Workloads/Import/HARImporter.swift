@@ -16,12 +16,18 @@ public enum HARImporter {
         public var skipped = 0
     }
 
-    public static func importFile(_ path: String, to output: String, generator: String) throws -> Summary {
+    /// Writes the trace; a HAR with no image or JSON response is refused unless `allowsEmpty`.
+    public static func importFile(_ path: String, to output: String, generator: String, allowsEmpty: Bool = false) throws -> Summary {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw ImportError.unreadable(file: path, reason: "cannot read (\(error.localizedDescription))")
         }
         let events = try events(from: data, file: path)
+        if events.events.isEmpty, !allowsEmpty {
+            throw ImportError.badField(
+                file: path, path: "$.log.entries",
+                reason: "no image or JSON responses among \(events.entries) entries, so the trace would be empty (--allow-empty writes it)")
+        }
         let writer = try TraceWriter(path: output, header: TraceHeader(
             app: "HAR \(URL(fileURLWithPath: path).lastPathComponent)", modelVersion: "har-1.2", seed: 0, sessions: 1, generator: generator))
         try writer.append(TraceEvent(time: 0, .session(1)))
@@ -40,10 +46,21 @@ public enum HARImporter {
         return summary
     }
 
+    /// A HAR size: bytes, or -1 for unknown (HAR 1.2's convention); anything else is refused.
+    private static func byteCount(_ node: JSONNode) throws(ImportError) -> Int {
+        let value = try node.int()
+        guard value >= -1 else { throw node.fail("not a size in bytes (or -1 for unknown): \(value)") }
+        return value
+    }
+
     /// The events of one HAR document, in start order, times from the first entry.
     static func events(from data: Data, file: String) throws(ImportError) -> (events: [TraceEvent], entries: Int) {
         let root = try JSONNode.parse(data, file: file)
         let log = try root.required("log")
+        // HAR 1.2 says a missing version means 1.1; a later version may mean other fields.
+        if let version = try log.optional("version"), !["1.1", "1.2"].contains(try version.string()) {
+            throw version.fail("HAR version \(try version.string()) is not one this importer reads (1.1, 1.2)")
+        }
         let entries = try log.required("entries").array()
         var timed: [(start: Double, event: TraceEventKind, date: JSONNode)] = []
         var nextID = 0
@@ -63,8 +80,8 @@ public enum HARImporter {
             }
             guard mime.hasPrefix("image/") else { continue }
             let body = try Self.body(content)
-            var size = try content.optional("size")?.int() ?? -1
-            if size < 0 { size = try response.optional("bodySize")?.int() ?? 0 }
+            var size = try content.optional("size").map(Self.byteCount) ?? -1
+            if size < 0 { size = try response.optional("bodySize").map(Self.byteCount) ?? 0 }
             var width = 0, height = 0
             var format = String(mime.dropFirst("image/".count).prefix { $0 != ";" })
             if format == "jpg" { format = "jpeg" }
@@ -77,7 +94,9 @@ public enum HARImporter {
             // never a trap on the conversion (found by fuzzing).
             let milliseconds = try entry.optional("time").flatMap { (node) throws(ImportError) -> Int? in
                 let value = try node.double()
-                guard value.isFinite, value < 1e12 else { throw node.fail("not a duration in milliseconds: \(value)") }
+                guard value.isFinite, value < 1e12, value >= 0 || value == -1 else {
+                    throw node.fail("not a duration in milliseconds (or -1 for unknown): \(value)")
+                }
                 return value < 0 ? nil : Int(value.rounded())
             }
             timed.append((start, .image(ImageRequestEvent(

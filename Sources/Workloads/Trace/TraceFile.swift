@@ -36,6 +36,9 @@ public struct TraceReader {
         self.allowsEmpty = allowsEmpty
         lines = try LineReader(path: path)
         guard let (number, line) = try lines.next() else { throw .missingHeader(file: path) }
+        if line.hasPrefix("ICBT") {
+            throw .io(file: path, reason: "a binary simulation trace (.icbt), which only simulate reads; this command reads JSON Lines traces (.jsonl, .jsonl.gz)")
+        }
         let header: TraceHeader
         do {
             header = try decoder.decode(TraceHeader.self, from: Data(line.utf8))
