@@ -44,6 +44,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     @inlinable
     public func value(for key: Key) -> Value? {
         let now = monotonicNanoseconds()
+        let reports = onEviction != nil
         let (value, departed) = state.withLock { state -> (Value?, [Departure]) in
             guard let slot = state.slots[key] else {
                 state.core.recordMiss()
@@ -51,7 +52,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             }
             var departed: [Departure] = []
             let hit = state.core.lookup(slot, now: now) { slot, reason in
-                departed.append(state.release(slot, reason))
+                state.release(slot, reason, into: &departed, reporting: reports)
             }
             return (hit ? state.values[Int(slot)] : nil, departed)
         }
@@ -69,6 +70,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     public func insert(_ value: Value, for key: Key, cost: Int, missCost: Int = 1) -> Bool {
         let now = monotonicNanoseconds()
         let fingerprint = key.cacheFingerprint
+        let reports = onEviction != nil
         let (stored, departed) = state.withLock { state -> (Bool, [Departure]) in
             if let old = state.slots[key] {
                 state.core.remove(old)
@@ -79,7 +81,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             let stored = state.core.insert(
                 NewEntry(slot: slot, cost: cost, fingerprint: fingerprint, missCost: missCost), now: now
             ) { victim, reason in
-                departed.append(state.release(victim, reason))
+                state.release(victim, reason, into: &departed, reporting: reports)
             }
             if !stored { _ = state.release(slot, .capacity) }
             return (stored, departed)
@@ -104,9 +106,10 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
 
     /// Evicts in policy order until the total cost is at most `cost`.
     public func trim(toCost cost: Int) {
+        let reports = onEviction != nil
         let departed = state.withLock { state in
             var departed: [Departure] = []
-            state.core.trim(toCost: cost) { slot, reason in departed.append(state.release(slot, reason)) }
+            state.core.trim(toCost: cost) { slot, reason in state.release(slot, reason, into: &departed, reporting: reports) }
             return departed
         }
         report(departed)
@@ -136,10 +139,11 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
 extension MemoryCache: MemoryPressureResponder {
     public func respond(to reaction: MemoryPressureReaction) {
         let now = monotonicNanoseconds()
+        let reports = onEviction != nil
         let departed = state.withLock { state in
             var departed: [Departure] = []
             state.core.respond(to: reaction, now: now) { slot, reason in
-                departed.append(state.release(slot, reason))
+                state.release(slot, reason, into: &departed, reporting: reports)
             }
             return departed
         }
@@ -188,6 +192,14 @@ extension MemoryCache {
             }
             slots[key] = slot
             return slot
+        }
+
+        /// Frees a slot and keeps what it held for the handler; without one, nothing is
+        /// collected, so an evicting insert allocates no array.
+        @inlinable
+        mutating func release(_ slot: Slot, _ reason: EvictionReason, into departed: inout [Departure], reporting: Bool) {
+            let departure = release(slot, reason)
+            if reporting { departed.append(departure) }
         }
 
         /// Frees a slot the core no longer holds and hands back what it held.
