@@ -40,8 +40,11 @@ struct URLParts {
             var portEnd = authorityEnd
             while portEnd > hostStart, bytes[portEnd - 1] == UInt8(ascii: ":") { portEnd -= 1 }
             hostEnd = portEnd
+            // A port is digits (RFC 3986); after any other colon the text stays part of the
+            // host, so a second pass cannot read it as a port (found by fuzzing).
             if let colon = Self.last(UInt8(ascii: ":"), in: bytes, hostStart..<portEnd),
-               Self.last(UInt8(ascii: "]"), in: bytes, colon..<portEnd) == nil {
+               Self.last(UInt8(ascii: "]"), in: bytes, colon..<portEnd) == nil,
+               ((colon + 1)..<portEnd).allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }) {
                 port = (colon + 1)..<portEnd
                 hostEnd = colon
             }
