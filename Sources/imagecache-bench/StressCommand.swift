@@ -70,18 +70,18 @@ struct StressCommand: AsyncParsableCommand {
     func runSoak(rounds: Int) async throws {
         let outcome = try await Soak.run(rounds: rounds, firstRequests: requests, store: store)
         var table = TextTable([
-            ("round", .right), ("requests", .right), ("s", .right), ("resident", .right), ("open fds", .right),
+            ("round", .right), ("requests", .right), ("s", .right), ("resident", .right), ("sockets", .right), ("other fds", .right),
             ("typed errors", .right), ("unanswered", .right), ("wrong", .right),
         ])
         for (index, round) in outcome.rounds.enumerated() {
             table.append([
                 String(index + 1), String(round.requests), String(format: "%.1f", round.seconds), ByteSize.format(round.residentBytes),
-                String(round.openFileDescriptors), String(round.report.typedErrors), String(round.report.unanswered),
+                String(round.openDescriptors.sockets), String(round.openDescriptors.others), String(round.report.typedErrors), String(round.report.unanswered),
                 String(round.report.wrongImages),
             ])
         }
         print(table.render())
-        print("soak: allowance over the first round \(ByteSize.format(outcome.allowanceBytes)); " + (outcome.passed ? "pass" : "FAIL"))
+        print("soak: allowance over the first round \(ByteSize.format(outcome.allowanceBytes)), sockets at most \(outcome.socketBound); " + (outcome.passed ? "pass" : "FAIL"))
         for violation in outcome.violations { print("  " + violation) }
         if !outcome.passed { throw ExitCode.failure }
     }

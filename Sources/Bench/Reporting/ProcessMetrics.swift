@@ -29,10 +29,34 @@ public func median(_ values: [Double]) -> Double {
     return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
 }
 
+/// This process's open descriptors by kind: sockets come and go with the HTTP
+/// connection pools, so a leak check holds files and sockets to different bounds.
+public struct OpenDescriptors: Codable, Sendable, Equatable {
+    public var sockets = 0
+    /// Everything else: files, pipes, event and epoll descriptors.
+    public var others = 0
+}
 
 extension ProcessMetrics {
-    /// Open file descriptors of this process (from /proc/self/fd); 0 where unavailable.
-    public static var openFileDescriptors: Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 1) - 1
+    /// Open descriptors of this process (from /proc/self/fd), not counting the one
+    /// that reads the folder; zero where unavailable.
+    public static var openDescriptors: OpenDescriptors {
+        var counts = OpenDescriptors()
+        guard let folder = opendir("/proc/self/fd") else { return counts }
+        defer { closedir(folder) }
+        let own = dirfd(folder)
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let descriptor = Int32(name), descriptor != own else { continue }
+            if isSocket(descriptor) { counts.sockets += 1 } else { counts.others += 1 }
+        }
+        return counts
+    }
+
+    /// Whether an open descriptor of this process is a socket (its /proc link reads `socket:[inode]`).
+    public static func isSocket(_ descriptor: Int32) -> Bool {
+        var target = [CChar](repeating: 0, count: 16)
+        let length = readlink("/proc/self/fd/\(descriptor)", &target, target.count)
+        return length >= 7 && target.prefix(7).map { UInt8(bitPattern: $0) } == Array("socket:".utf8)
     }
 }

@@ -77,6 +77,9 @@ public struct StressReport: Codable, Sendable {
 }
 
 public enum StressRunner {
+    /// The fetcher's connections to the one origin: enough that concurrency, not the pool, is the limit.
+    public static let connectionsPerHost = 32
+
     /// Runs scenarios one after another against one origin; `finished` hears each report as it comes.
     public static func run(
         _ scenarios: [StressScenario], store: String, progress: ProgressLine = ProgressLine(),
@@ -84,7 +87,7 @@ public enum StressRunner {
     ) async throws -> [StressReport] {
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         let origin = try await OriginServer.start(.init(storeDirectory: store, storeByteLimit: 1 << 30))
-        let fetcher = HTTPImageFetcher(.init(connectionsPerHost: 32))
+        let fetcher = HTTPImageFetcher(.init(connectionsPerHost: connectionsPerHost))
         var reports: [StressReport] = []
         do {
             for scenario in scenarios {
