@@ -40,13 +40,19 @@ struct URLParts {
             var portEnd = authorityEnd
             while portEnd > hostStart, bytes[portEnd - 1] == UInt8(ascii: ":") { portEnd -= 1 }
             hostEnd = portEnd
-            // A port is digits (RFC 3986); after any other colon the text stays part of the
-            // host, so a second pass cannot read it as a port (found by fuzzing).
+            // A port is digits (RFC 3986) after a host without colons of its own (an IPv6
+            // literal keeps its colons inside brackets). A host with stray colons is not a
+            // host, and none of its text is read as a port, so a second pass cannot find a
+            // port the first did not (both cases found by fuzzing).
             if let colon = Self.last(UInt8(ascii: ":"), in: bytes, hostStart..<portEnd),
                Self.last(UInt8(ascii: "]"), in: bytes, colon..<portEnd) == nil,
                ((colon + 1)..<portEnd).allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }) {
-                port = (colon + 1)..<portEnd
-                hostEnd = colon
+                let literalEnd = bytes[hostStart] == UInt8(ascii: "[")
+                    ? Self.first(UInt8(ascii: "]"), in: bytes, hostStart..<colon).map { $0 + 1 } ?? colon : hostStart
+                if Self.first(UInt8(ascii: ":"), in: bytes, literalEnd..<colon) == nil {
+                    port = (colon + 1)..<portEnd
+                    hostEnd = colon
+                }
             }
             host = hostStart..<hostEnd
             start = authorityEnd
