@@ -300,3 +300,15 @@ private struct FillVisitor: EvictionPolicyVisitor {
         return (maxCount, maxCost)
     }
 }
+
+@Suite("The live cache's policy boxes")
+struct PolicyCoreBoxTests {
+    /// A built-in policy in the generic box still works, only slower (its calls look up
+    /// layouts at run time): every kind must find its own box.
+    @Test("every built-in policy has a box of its own", arguments: EvictionPolicyKind.allCases)
+    func ownBox(_ kind: EvictionPolicyKind) {
+        let box = kind.withPolicy(limits: CacheLimits(costLimit: 1_000), MakeCacheCoreBox(timeToLive: nil))
+        #expect(!String(describing: type(of: box)).hasPrefix("CacheCoreBox<"), "\(type(of: box))")
+        #expect(box.limits == CacheLimits(costLimit: 1_000))
+    }
+}

@@ -152,6 +152,47 @@ struct MemoryCacheTests {
         #expect(evictedCount.load(ordering: .relaxed) == stats.evictions + stats.trimmed)
         #expect(cache.count <= 500)
     }
+
+    /// Every key hashes alike, so each lookup walks one long probe run and compares keys:
+    /// the cache must still answer exactly as a dictionary of what it holds.
+    @Test("keys that all hash alike are still told apart")
+    func collidingKeys() {
+        let cache = MemoryCache<CollidingKey, Int>(.init(limits: CacheLimits(costLimit: .max, countLimit: 100, maxEntryFraction: 1)))
+        var resident: [Int: Int] = [:]
+        let evicted = Locked<[Int]>([])
+        let tracked = MemoryCache<CollidingKey, Int>(
+            .init(limits: CacheLimits(costLimit: .max, countLimit: 100, maxEntryFraction: 1))
+        ) { key, _, _ in evicted.withLock { $0.append(key.id) } }
+        for id in 0..<500 {
+            cache.insert(id * 3, for: CollidingKey(id: id), cost: 1)
+            tracked.insert(id * 3, for: CollidingKey(id: id), cost: 1)
+            resident[id] = id * 3
+            for gone in evicted.withLock({ list in defer { list = [] }; return list }) { resident[gone] = nil }
+        }
+        #expect(resident.count == 100 && cache.count == 100)
+        for id in 0..<500 { #expect(tracked.value(for: CollidingKey(id: id)) == resident[id]) }
+        #expect(cache.remove(CollidingKey(id: 499)) == 499 * 3)
+        #expect(cache.value(for: CollidingKey(id: 499)) == nil)
+        #expect(cache.value(for: CollidingKey(id: 498)) == 498 * 3)
+    }
+
+    @Test("a lookup by hash and match finds what a lookup by key finds")
+    func lookupByHash() {
+        let cache = Cache(.init(limits: CacheLimits(costLimit: 1_000)))
+        cache.insert("cover", for: "https://img.example/a.jpg", cost: 10)
+        let key = "https://img.example/a.jpg"
+        #expect(cache.value(forHash: key.hashValue) { $0 == key } == "cover")
+        #expect(cache.value(forHash: key.hashValue) { _ in false } == nil)
+        #expect(cache.value(forHash: key.hashValue &+ 1) { $0 == key } == nil)
+        #expect(cache.statistics.hits == 1 && cache.statistics.misses == 2)
+    }
+}
+
+/// A key whose hash says nothing: every instance hashes alike.
+struct CollidingKey: Hashable, Sendable, CacheFingerprintable {
+    var id: Int
+    func hash(into hasher: inout Hasher) { hasher.combine(0) }
+    var cacheFingerprint: UInt64 { UInt64(id) }
 }
 
 /// Polls until `condition` holds (for up to five seconds).

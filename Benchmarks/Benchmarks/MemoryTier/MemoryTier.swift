@@ -78,6 +78,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    getOrSetBenchmarks()
+
     for threads in [1, 2] {
         for kind in [EvictionPolicyKind.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU] {
             Benchmark(

@@ -15,11 +15,17 @@ protocol AnyCacheCore: AnyObject {
     func respond(to reaction: MemoryPressureReaction, now: UInt64, removed: (Slot, EvictionReason) -> Void)
 }
 
-final class CacheCoreBox<Policy: EvictionPolicy>: AnyCacheCore {
-    private var core: CacheCore<Policy>
+/// A boxed core whose requirements are met once, below, for every policy. A
+/// non-generic box (one per built-in policy) gets them specialised into its
+/// witnesses; a generic box's methods would be shared code that looks up its
+/// core's layout on every call (a fifth of a get-or-set's time).
+protocol PolicyCoreBox: AnyCacheCore {
+    associatedtype Policy: EvictionPolicy
+    var core: CacheCore<Policy> { get set }
+    init(_ core: CacheCore<Policy>)
+}
 
-    init(_ core: CacheCore<Policy>) { self.core = core }
-
+extension PolicyCoreBox {
     var statistics: CacheStatistics { core.statistics }
     var totalCost: Int { core.totalCost }
     var count: Int { core.count }
@@ -46,11 +52,94 @@ final class CacheCoreBox<Policy: EvictionPolicy>: AnyCacheCore {
     }
 }
 
-/// Builds a boxed core for whichever policy a kind names.
+/// The box for a policy without a box of its own (one written outside this module).
+final class CacheCoreBox<Policy: EvictionPolicy>: PolicyCoreBox {
+    var core: CacheCore<Policy>
+    init(_ core: CacheCore<Policy>) { self.core = core }
+}
+
+final class LRUCoreBox: PolicyCoreBox {
+    var core: CacheCore<LRUPolicy>
+    init(_ core: CacheCore<LRUPolicy>) { self.core = core }
+}
+
+final class FIFOCoreBox: PolicyCoreBox {
+    var core: CacheCore<FIFOPolicy>
+    init(_ core: CacheCore<FIFOPolicy>) { self.core = core }
+}
+
+final class CLOCKCoreBox: PolicyCoreBox {
+    var core: CacheCore<CLOCKPolicy>
+    init(_ core: CacheCore<CLOCKPolicy>) { self.core = core }
+}
+
+final class SIEVECoreBox: PolicyCoreBox {
+    var core: CacheCore<SIEVEPolicy>
+    init(_ core: CacheCore<SIEVEPolicy>) { self.core = core }
+}
+
+final class S3FIFOCoreBox: PolicyCoreBox {
+    var core: CacheCore<S3FIFOPolicy>
+    init(_ core: CacheCore<S3FIFOPolicy>) { self.core = core }
+}
+
+final class WTinyLFUCoreBox: PolicyCoreBox {
+    var core: CacheCore<WTinyLFUPolicy>
+    init(_ core: CacheCore<WTinyLFUPolicy>) { self.core = core }
+}
+
+final class LibCacheSimWTinyLFUCoreBox: PolicyCoreBox {
+    var core: CacheCore<LibCacheSimWTinyLFUPolicy>
+    init(_ core: CacheCore<LibCacheSimWTinyLFUPolicy>) { self.core = core }
+}
+
+final class GDSFCoreBox: PolicyCoreBox {
+    var core: CacheCore<GDSFPolicy>
+    init(_ core: CacheCore<GDSFPolicy>) { self.core = core }
+}
+
+final class ARCCoreBox: PolicyCoreBox {
+    var core: CacheCore<ARCPolicy>
+    init(_ core: CacheCore<ARCPolicy>) { self.core = core }
+}
+
+final class TwoQCoreBox: PolicyCoreBox {
+    var core: CacheCore<TwoQPolicy>
+    init(_ core: CacheCore<TwoQPolicy>) { self.core = core }
+}
+
+final class LIRSCoreBox: PolicyCoreBox {
+    var core: CacheCore<LIRSPolicy>
+    init(_ core: CacheCore<LIRSPolicy>) { self.core = core }
+}
+
+final class NSCacheCoreBox: PolicyCoreBox {
+    var core: CacheCore<NSCachePolicy>
+    init(_ core: CacheCore<NSCachePolicy>) { self.core = core }
+}
+
+/// Builds a boxed core for whichever policy a kind names: the policy's own box
+/// when it has one.
 struct MakeCacheCoreBox: EvictionPolicyVisitor {
     let timeToLive: UInt64?
 
+    static var boxes: [any PolicyCoreBox.Type] {
+        [
+            LRUCoreBox.self, FIFOCoreBox.self, CLOCKCoreBox.self, SIEVECoreBox.self, S3FIFOCoreBox.self,
+            WTinyLFUCoreBox.self, LibCacheSimWTinyLFUCoreBox.self, GDSFCoreBox.self, ARCCoreBox.self,
+            TwoQCoreBox.self, LIRSCoreBox.self, NSCacheCoreBox.self,
+        ]
+    }
+
     func visit<Policy: EvictionPolicy>(_ policy: Policy) -> any AnyCacheCore {
-        CacheCoreBox(CacheCore(policy: policy, timeToLive: timeToLive))
+        let core = CacheCore(policy: policy, timeToLive: timeToLive)
+        for box in Self.boxes {
+            if let boxed = Self.box(core, in: box) { return boxed }
+        }
+        return CacheCoreBox(core)
+    }
+
+    private static func box<Policy: EvictionPolicy, Box: PolicyCoreBox>(_ core: CacheCore<Policy>, in _: Box.Type) -> Box? {
+        (core as? CacheCore<Box.Policy>).map(Box.init)
     }
 }

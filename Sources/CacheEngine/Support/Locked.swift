@@ -9,12 +9,15 @@ import Glibc
 /// On Linux, Swift 6.3's `Mutex` waits on a futex directly, which TSan does not
 /// model: every access under the lock is reported as a race (a ten-line program
 /// incrementing a dictionary under `withLock` from two threads shows it). The
-/// annotations make TSan runs meaningful; without the TSan runtime they are a
-/// nil check.
+/// annotations make TSan runs meaningful; without the TSan runtime they cost
+/// one test of a flag the lock holds.
 public struct Locked<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     @usableFromInline let mutex: Mutex<Value>
     /// A private address that names this lock to TSan.
     @usableFromInline let token = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+    /// Whether the TSan runtime is loaded, read once here rather than through the
+    /// statics' lazy-initialisation check on every lock.
+    @usableFromInline let annotates = ThreadSanitizer.isLoaded
 
     public init(_ value: consuming sending Value) {
         mutex = Mutex(value)
@@ -27,8 +30,8 @@ public struct Locked<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            ThreadSanitizer.acquire(token)
-            defer { ThreadSanitizer.release(token) }
+            if annotates { ThreadSanitizer.acquire(token) }
+            defer { if annotates { ThreadSanitizer.release(token) } }
             return try body(&value)
         }
     }
@@ -45,6 +48,8 @@ enum ThreadSanitizer {
     private static func lookup(_ name: String) -> Annotation? {
         dlsym(nil, name).map { unsafeBitCast($0, to: Annotation.self) }
     }
+
+    @usableFromInline static var isLoaded: Bool { acquireFunction != nil && releaseFunction != nil }
 
     @inlinable
     static func acquire(_ address: UnsafeMutableRawPointer) { acquireFunction?(address) }

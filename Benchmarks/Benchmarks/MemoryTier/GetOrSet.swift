@@ -1,0 +1,79 @@
+import Benchmark
+import CacheSimulation
+import Foundation
+import ImagePipeline
+
+/// Issue 18's comparison, side by side in one run: a get-or-set stream (look up,
+/// insert on a miss) through `MemoryCache` per policy, Foundation's `NSCache`, and a
+/// bare `Dictionary` loop (no lock, no eviction: the ceiling), in thousands of
+/// operations a second over the whole stream. The miss-heavy stream is Zipf(0.8)
+/// over 100,000 keys with room for 10,000 (about 45 % hits); the hit-heavy one
+/// is Zipf(0.8) over 11,000 keys with the same room (over 90 % hits). Two threads
+/// each take half of the stream.
+func getOrSetBenchmarks() {
+    let opsPerSecond = BenchmarkMetric.custom("ops/s (k)", polarity: .prefersLarger, useScalingFactor: false)
+    let streams = [
+        ("zipf-0.8 100k keys", SimulationTrace.zipf(objects: 100_000, alpha: 0.8, requests: 4_000_000, seed: 18).keys.map(Int.init)),
+        ("zipf-0.8 11k keys", SimulationTrace.zipf(objects: 11_000, alpha: 0.8, requests: 4_000_000, seed: 18).keys.map(Int.init)),
+    ]
+    let limits = CacheLimits(costLimit: .max, countLimit: 10_000, maxEntryFraction: 1)
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, opsPerSecond], maxIterations: 5)
+
+    for (name, stream) in streams {
+        for threads in [1, 2] {
+            let kinds: [EvictionPolicyKind] = [.lru, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU]
+            for kind in kinds {
+                Benchmark("get-or-set \(name) MemoryCache \(kind) \(threads)T", configuration: configuration) { benchmark in
+                    let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
+                    measure(stream, threads: threads, in: benchmark, reporting: opsPerSecond) { key in
+                        if cache.value(for: key) == nil { cache.insert(key, for: key, cost: 1) }
+                    }
+                }
+            }
+            Benchmark("get-or-set \(name) NSCache \(threads)T", configuration: configuration) { benchmark in
+                let shared = SharedNSCache()
+                shared.cache.countLimit = limits.countLimit
+                let boxes = (0..<100_000).map { NSNumber(value: $0) }
+                measure(stream, threads: threads, in: benchmark, reporting: opsPerSecond) { key in
+                    if shared.cache.object(forKey: boxes[key]) == nil { shared.cache.setObject(boxes[key], forKey: boxes[key]) }
+                }
+            }
+        }
+        Benchmark("get-or-set \(name) Dictionary 1T", configuration: configuration) { benchmark in
+            var dictionary: [Int: Int] = [:]
+            benchmark.startMeasurement()
+            let start = ContinuousClock.now
+            for key in stream where dictionary[key] == nil { dictionary[key] = key }
+            report(stream.count, since: start, in: benchmark, reporting: opsPerSecond)
+            blackHole(dictionary)
+        }
+    }
+}
+
+/// Runs the whole stream, split among `threads` threads, measured.
+private func measure(
+    _ stream: [Int], threads: Int, in benchmark: Benchmark, reporting metric: BenchmarkMetric,
+    _ operation: @escaping @Sendable (Int) -> Void
+) {
+    benchmark.startMeasurement()
+    let start = ContinuousClock.now
+    let group = DispatchGroup()
+    let share = stream.count / threads
+    for thread in 0..<threads {
+        group.enter()
+        Thread {
+            for index in thread * share..<(thread + 1) * share { operation(stream[index]) }
+            group.leave()
+        }.start()
+    }
+    group.wait()
+    report(share * threads, since: start, in: benchmark, reporting: metric)
+}
+
+private func report(_ operations: Int, since start: ContinuousClock.Instant, in benchmark: Benchmark, reporting metric: BenchmarkMetric) {
+    let elapsed = ContinuousClock.now - start
+    benchmark.stopMeasurement()
+    let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
+    benchmark.measurement(metric, Int(Double(operations) / seconds / 1e3))
+}
