@@ -3,8 +3,11 @@ import Workloads
 
 /// Any bytes as a trace file: the reader returns events or a `TraceError`, never crashes.
 /// (Written to a file because the reader streams from one, gzip or plain.)
+/// In memory (/dev/shm) where there is one: on disk each input cost a file write, and the
+/// target ran at the disk's pace.
 enum Scratch {
-    static let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-trace-\(getpid()).jsonl").path
+    static let path = (FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm")
+        : FileManager.default.temporaryDirectory).appendingPathComponent("fuzz-trace-\(getpid()).jsonl").path
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

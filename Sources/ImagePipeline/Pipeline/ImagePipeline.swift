@@ -88,8 +88,9 @@ public final class ImagePipeline: Sendable {
     /// The thumbnail for `request`: from memory, disk, or the network.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let start = ContinuousClock.now
-        let keys = Keys(request, strategy: configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
-        if let image = memoryCache.image(for: keys.memory) {
+        // Only the memory key is needed for a hit; the other two are derived on a miss.
+        let memoryKey = configuration.keyStrategy.key(for: request.url, processing: request.processing)
+        if let image = memoryCache.image(for: memoryKey) {
             ledger.withLock {
                 $0.statistics.requests += 1
                 $0.statistics.memoryHits += 1
@@ -98,6 +99,7 @@ public final class ImagePipeline: Sendable {
             return ImageResponse(image: image, source: .memory, timings: .init(lookup: elapsed, total: elapsed))
         }
         let lookup = ContinuousClock.now - start
+        let keys = Keys(request, memory: memoryKey, strategy: configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
         let generation = ledger.withLock {
             $0.statistics.requests += 1
             return $0.generation(of: keys.original)
@@ -272,9 +274,9 @@ extension ImagePipeline {
         /// With the box and the disk format: re-encoded thumbnails on disk.
         let diskThumbnail: String
 
-        init(_ request: ImageRequest, strategy: CacheKeyStrategy, format: EncodedFormat) {
+        init(_ request: ImageRequest, memory: String, strategy: CacheKeyStrategy, format: EncodedFormat) {
             original = strategy.withoutProcessing.key(for: request.url)
-            memory = strategy.key(for: request.url, processing: request.processing)
+            self.memory = memory
             diskThumbnail = strategy.withProcessing.key(
                 for: request.url, processing: ProcessingOptions(request.processing.request, format: format.imageFormat))
         }
