@@ -62,5 +62,15 @@ let package = Package(
             path: "Benchmarks/Decoding",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "TraceReading",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "Tolerances",
+                .product(name: "Workloads", package: "ImageCacheBench"),
+            ],
+            path: "Benchmarks/TraceReading",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

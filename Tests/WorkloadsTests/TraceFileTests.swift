@@ -102,6 +102,17 @@ struct TraceFileTests {
         }
     }
 
+    @Test("a line longer than 16 MiB is refused with its number, not read into memory")
+    func overlongLine() throws {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text = Data((headerLine() + "\n" + #"{"t":0,"type":"session","session":1}"# + "\n").utf8)
+        text.append(Data(repeating: UInt8(ascii: "x"), count: 17 << 20))
+        try text.write(to: URL(fileURLWithPath: path))
+        var reader = try TraceReader(path: path)
+        _ = try reader.next()
+        #expect(throws: TraceError.malformed(file: path, line: 3, reason: "a line longer than 16 MiB")) { try reader.next() }
+    }
+
     @Test("a .gz cut short says so, after the last whole line")
     func truncatedGzip() throws {
         let gz = path + ".gz"

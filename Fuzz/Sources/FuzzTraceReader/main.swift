@@ -10,12 +10,31 @@ enum Scratch {
         : FileManager.default.temporaryDirectory).appendingPathComponent("fuzz-trace-\(getpid()).jsonl").path
 }
 
+/// The reader decodes event lines with its own JSON decoder; each event it returns must be
+/// what Foundation's `JSONDecoder` makes of the same line (it may refuse more, never less).
+/// The lines are split here as the reader splits them: blank lines skipped, CR dropped.
+func referenceEvents(_ bytes: UnsafeBufferPointer<UInt8>) -> [TraceEvent?] {
+    bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        .map { $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0 }
+        .filter { !$0.allSatisfy { $0 == 0x20 || (0x09...0x0D).contains($0) } }
+        .dropFirst()  // the header
+        .map { try? JSONDecoder().decode(TraceEvent.self, from: Data(String(decoding: $0, as: UTF8.self).utf8)) }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = FileManager.default.createFile(atPath: Scratch.path, contents: Data(bytes: bytes, count: count))
+    var events: [TraceEvent] = []
     do {
         var reader = try TraceReader(path: Scratch.path)
-        while try reader.next() != nil {}
+        while let event = try reader.next() { events.append(event) }
     } catch {}
+    let gzip = count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    if !gzip, !events.isEmpty {
+        let expected = referenceEvents(UnsafeBufferPointer(start: bytes, count: count))
+        for (index, event) in events.enumerated() where expected[index] != event {
+            fatalError("event \(index + 1): the reader made \(event), JSONDecoder \(String(describing: expected[index]))")
+        }
+    }
     return 0
 }

@@ -20,14 +20,14 @@ public enum TraceError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Reads a trace one line at a time in fixed-size chunks, so a file of
-/// millions of events is read in bounded memory.
+/// millions of events is read in bounded memory. Event lines are decoded by
+/// `TraceLineDecoder` straight from the read buffer; the header by `JSONDecoder`.
 public struct TraceReader {
     public let path: String
     public let header: TraceHeader
     /// Whether a trace with no events is accepted (asked for with `--allow-empty`).
     public let allowsEmpty: Bool
     private let lines: LineReader
-    private let decoder = JSONDecoder()
     private var events = 0
     private var sessions = 0
 
@@ -35,13 +35,14 @@ public struct TraceReader {
         self.path = path
         self.allowsEmpty = allowsEmpty
         lines = try LineReader(path: path)
-        guard let (number, line) = try lines.next() else { throw .missingHeader(file: path) }
-        if line.hasPrefix("ICBT") {
+        guard let number = try lines.next() else { throw .missingHeader(file: path) }
+        let line = lines.withLine { Data($0) }
+        if line.starts(with: "ICBT".utf8) {
             throw .io(file: path, reason: "a binary simulation trace (.icbt), which only simulate reads; this command reads JSON Lines traces (.jsonl, .jsonl.gz)")
         }
         let header: TraceHeader
         do {
-            header = try decoder.decode(TraceHeader.self, from: Data(line.utf8))
+            header = try JSONDecoder().decode(TraceHeader.self, from: line)
         } catch {
             guard number == 1 else { throw .malformed(file: path, line: number, reason: Self.explain(error)) }
             throw .missingHeader(file: path)
@@ -59,7 +60,7 @@ public struct TraceReader {
     /// have had events, and as many sessions as its header says (a cut or
     /// concatenated file shows there).
     public mutating func next() throws(TraceError) -> TraceEvent? {
-        guard let (number, line) = try lines.next() else {
+        guard let number = try lines.next() else {
             guard events > 0 || allowsEmpty else {
                 throw .malformed(file: path, line: lines.number, reason: "no events after the header: an empty trace (--allow-empty accepts it)")
             }
@@ -71,9 +72,9 @@ public struct TraceReader {
         }
         let event: TraceEvent
         do {
-            event = try decoder.decode(TraceEvent.self, from: Data(line.utf8))
+            event = try lines.withLine { line throws(JSONLineError) in try TraceLineDecoder.event(from: line) }
         } catch {
-            throw .malformed(file: path, line: number, reason: Self.explain(error))
+            throw .malformed(file: path, line: number, reason: error.reason)
         }
         events += 1
         if case .session = event.kind { sessions += 1 }
@@ -87,7 +88,7 @@ public struct TraceReader {
         return events
     }
 
-    /// A decoding error as one readable clause.
+    /// A decoding error of the header as one readable clause.
     private static func explain(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, let context):
@@ -108,7 +109,8 @@ public struct TraceReader {
 
 /// Splits a file into lines, reading 64 KB at a time; skips blank lines,
 /// tolerates CRLF, and numbers lines from 1. Gzip-compressed files are
-/// inflated on the fly (zlib reads plain files unchanged).
+/// inflated on the fly (zlib reads plain files unchanged). A line is handed
+/// out as bytes in the read buffer, valid until the next line is read.
 final class LineReader {
     private let file: gzFile
     private let path: String
@@ -116,8 +118,13 @@ final class LineReader {
     /// What one read fills; its bytes are appended to `buffer` in one copy.
     private var chunk = [UInt8](repeating: 0, count: 64 << 10)
     private var start = 0
+    /// Where the current line lies in `buffer`.
+    private var current = 0..<0
     private(set) var number = 0
     private var atEnd = false
+    /// Far beyond any event (they take a few hundred bytes), and it keeps a file without
+    /// line ends from filling memory.
+    static let maximumLineBytes = 16 << 20
 
     init(path: String) throws(TraceError) {
         var isFolder: ObjCBool = false
@@ -133,28 +140,47 @@ final class LineReader {
 
     deinit { gzclose(file) }
 
-    func next() throws(TraceError) -> (Int, String)? {
+    /// Moves to the next line that is not blank and returns its number, or nil at the end.
+    func next() throws(TraceError) -> Int? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let newline = buffer.withUnsafeBufferPointer { all in
+                all.baseAddress.flatMap { base in
+                    memchr(base + start, Int32(UInt8(ascii: "\n")), all.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base }
+                }
+            }
+            if let newline {
                 number += 1
-                var end = newline
-                if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
+                current = start..<newline
                 start = newline + 1
-                if line.allSatisfy(\.isWhitespace) { continue }
-                return (number, line)
+                if isBlank(current) { continue }
+                return number
+            }
+            guard buffer.count - start <= Self.maximumLineBytes else {
+                throw .malformed(file: path, line: number + 1, reason: "a line longer than \(Self.maximumLineBytes >> 20) MiB")
             }
             if atEnd {
                 guard start < buffer.count else { return nil }
                 number += 1
-                let line = String(decoding: buffer[start...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                current = start..<buffer.count
                 start = buffer.count
-                return line.isEmpty ? nil : (number, line)
+                return isBlank(current) ? nil : number
             }
             buffer.removeFirst(start)
             start = 0
             try fill()
         }
+    }
+
+    /// The current line's bytes, without its line end.
+    func withLine<Result, Failure>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
+        var line = current
+        if line.count > 0, buffer[line.upperBound - 1] == UInt8(ascii: "\r") { line = line.lowerBound..<line.upperBound - 1 }
+        return try buffer.withUnsafeBufferPointer { all throws(Failure) in try body(UnsafeBufferPointer(rebasing: all[line])) }
+    }
+
+    /// Whitespace only (as JSON and the old text reader counted it).
+    private func isBlank(_ line: Range<Int>) -> Bool {
+        buffer[line].allSatisfy { $0 == 0x20 || (0x09...0x0D).contains($0) }
     }
 
     private func fill() throws(TraceError) {

@@ -1,0 +1,470 @@
+import Foundation
+
+/// Why one line of JSON could not be read, as a clause for `file:line: …`.
+struct JSONLineError: Error {
+    let reason: String
+}
+
+/// A strict JSON (RFC 8259) scanner over one line's bytes, for the trace reader's hot loop.
+///
+/// An object is read in one pass that validates it and notes where each wanted field's
+/// value lies; values are then decoded from those spans on demand, so fields a line does
+/// not need cost nothing and a String is built only for string values asked for.
+/// Stricter than `JSONDecoder` where that one is lenient: no trailing commas, no
+/// repeated fields.
+struct JSONScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private(set) var index: Int
+    /// Whether the string `stringSpan` last read held an escape.
+    private var escaped = false
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int = 0) {
+        self.bytes = bytes
+        self.index = index
+    }
+
+    /// Deep enough for any value a trace carries in a field it does not know; deeper
+    /// nesting is refused rather than recursed into.
+    static let maximumDepth = 64
+
+    // MARK: Structure
+
+    /// Reads the object starting here (after whitespace) and returns the span of each
+    /// field named in `names`, in their order; a field that is absent has no span. The
+    /// object held by the field `nested.field`, if any, is read in the same pass, and
+    /// the spans of its fields in `nested.names` are returned too.
+    mutating func object(fields names: FieldNames, at path: String, nested: (field: Int, names: FieldNames)? = nil)
+        throws(JSONLineError) -> (FieldSpans, nested: FieldSpans) {
+        var spans = FieldSpans(), nestedSpans = FieldSpans()
+        // Writers put fields in one order (ours sorts them), so the next key is most
+        // likely the name after the last one found: try it first.
+        var predicted = 0
+        skipWhitespace()
+        try expect(UInt8(ascii: "{"))
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            return (spans, nestedSpans)
+        }
+        while true {
+            skipWhitespace()
+            let key = try stringSpan()
+            let field = try field(named: key, escaped: escaped, in: names, tryingFirst: predicted)
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            skipWhitespace()
+            let start = index
+            if let nested, field == nested.field, peek() == UInt8(ascii: "{") {
+                nestedSpans = try object(fields: nested.names, at: Self.join(path, names.names[nested.field])).0
+            } else {
+                try skipValue(depth: 1)
+            }
+            if let field {
+                predicted = field + 1 == names.count ? 0 : field + 1
+                guard spans[field] == nil else {
+                    throw JSONLineError(reason: "field \"\(Self.join(path, names.names[field]))\" appears twice")
+                }
+                spans[field] = start..<index
+            }
+            skipWhitespace()
+            switch next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "}"): return (spans, nestedSpans)
+            default: throw invalid("expected , or } after a field")
+            }
+        }
+    }
+
+    /// Only whitespace may follow the value just read.
+    mutating func expectEnd() throws(JSONLineError) {
+        skipWhitespace()
+        guard index == bytes.count else { throw invalid("unexpected text after the object") }
+    }
+
+    // MARK: Values from spans
+
+    /// A whole number: written as an integer, or as a decimal or exponent form that is
+    /// whole and exactly representable (as `JSONDecoder` also accepts).
+    func integer(in span: Range<Int>, at path: String) throws(JSONLineError) -> Int {
+        try wholeNumber(in: span, at: path, limit: UInt64(Int.max), negativeLimit: UInt64(Int.max) + 1) { negative, magnitude in
+            negative ? Int(truncatingIfNeeded: 0 &- magnitude) : Int(magnitude)
+        }
+    }
+
+    func unsigned(in span: Range<Int>, at path: String) throws(JSONLineError) -> UInt64 {
+        try wholeNumber(in: span, at: path, limit: .max, negativeLimit: 0) { _, magnitude in magnitude }
+    }
+
+    func double(in span: Range<Int>, at path: String) throws(JSONLineError) -> Double {
+        try requireNumber(span, at: path)
+        if let small = Self.plainDigits(bytes, span), small <= 1 << 53 { return Double(small) }
+        guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)), value.isFinite else {
+            throw JSONLineError(reason: "wrong type for \"\(path)\": the number is too large")
+        }
+        return value
+    }
+
+    func bool(in span: Range<Int>, at path: String) throws(JSONLineError) -> Bool {
+        switch bytes[span.lowerBound] {
+        case UInt8(ascii: "t"): true
+        case UInt8(ascii: "f"): false
+        default: throw wrongType(at: path, expected: "true or false", span)
+        }
+    }
+
+    func string(in span: Range<Int>, at path: String) throws(JSONLineError) -> String {
+        guard bytes[span.lowerBound] == UInt8(ascii: "\"") else { throw wrongType(at: path, expected: "a string", span) }
+        let inner = span.lowerBound + 1..<span.upperBound - 1
+        if memchr(bytes.baseAddress! + inner.lowerBound, Int32(UInt8(ascii: "\\")), inner.count) == nil {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[inner]), as: UTF8.self)
+        }
+        return try Self.unescape(bytes, inner)
+    }
+
+    /// Whether a string value's bytes are exactly `literal` (no String is built).
+    func string(in span: Range<Int>, equals literal: StaticString) -> Bool {
+        let count = span.count - 2
+        guard count == literal.utf8CodeUnitCount, bytes[span.lowerBound] == UInt8(ascii: "\"") else { return false }
+        return memcmp(bytes.baseAddress! + span.lowerBound + 1, literal.utf8Start, count) == 0
+    }
+
+    func isNull(_ span: Range<Int>) -> Bool { bytes[span.lowerBound] == UInt8(ascii: "n") }
+
+    // MARK: Scanning
+
+    @inline(__always)
+    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    @inline(__always)
+    private mutating func next() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func expect(_ byte: UInt8) throws(JSONLineError) {
+        guard peek() == byte else { throw invalid("expected \(Character(Unicode.Scalar(byte)))") }
+        index += 1
+    }
+
+    /// Moves past one value, checking its grammar.
+    private mutating func skipValue(depth: Int) throws(JSONLineError) {
+        guard depth <= Self.maximumDepth else { throw invalid("nested deeper than \(Self.maximumDepth) levels") }
+        switch peek() {
+        case UInt8(ascii: "\""): _ = try stringSpan()
+        case UInt8(ascii: "{"):
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") { index += 1; return }
+            while true {
+                skipWhitespace()
+                _ = try stringSpan()
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"))
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                switch next() {
+                case UInt8(ascii: ","): continue
+                case UInt8(ascii: "}"): return
+                default: throw invalid("expected , or } in an object")
+                }
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") { index += 1; return }
+            while true {
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                switch next() {
+                case UInt8(ascii: ","): continue
+                case UInt8(ascii: "]"): return
+                default: throw invalid("expected , or ] in an array")
+                }
+            }
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case let byte? where byte == UInt8(ascii: "-") || Self.isDigit(byte): try skipNumber()
+        default: throw invalid("expected a value")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONLineError) {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count, memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0 else {
+            throw invalid("expected a value")
+        }
+        index += count
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    private mutating func skipNumber() throws(JSONLineError) {
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), Self.isDigit(first) else { throw invalid("expected a digit") }
+        index += 1
+        if first != UInt8(ascii: "0") { skipDigits() }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let digit = peek(), Self.isDigit(digit) else { throw invalid("expected a digit after the decimal point") }
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard let digit = peek(), Self.isDigit(digit) else { throw invalid("expected a digit in the exponent") }
+            skipDigits()
+        }
+    }
+
+    private mutating func skipDigits() {
+        while let byte = peek(), Self.isDigit(byte) { index += 1 }
+    }
+
+    /// The span of a string, quotes included; checks its escapes and that it holds no
+    /// control characters.
+    private mutating func stringSpan() throws(JSONLineError) -> Range<Int> {
+        let start = index
+        escaped = false
+        try expect(UInt8(ascii: "\""))
+        while index < bytes.count {
+            skipPlainStringBytes()
+            guard index < bytes.count else { break }
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "\"") { return start..<index }
+            if byte >= 0x20, byte != UInt8(ascii: "\\") { continue }
+            guard byte == UInt8(ascii: "\\") else { throw invalid("a control character in a string") }
+            escaped = true
+            switch next() {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                continue
+            case UInt8(ascii: "u"):
+                for _ in 0..<4 {
+                    guard let digit = next(), Self.hexValue(digit) != nil else { throw invalid("expected four hex digits after \\u") }
+                }
+            default: throw invalid("unknown escape in a string")
+            }
+        }
+        throw invalid("a string without its closing quote")
+    }
+
+    /// Moves to the next byte that needs attention in a string (a quote, a backslash or a
+    /// control character), eight bytes at a time: URLs are most of a trace's bytes.
+    @inline(__always)
+    private mutating func skipPlainStringBytes() {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // The high bit of each byte of `word` below `limit`. A borrow can also mark bytes
+        // above such a byte, never below it, so the lowest mark is exact.
+        func below(_ limit: UInt64, _ word: UInt64) -> UInt64 { (word &- ones &* limit) & ~word & highs }
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let marks = below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C)) | below(0x20, word)
+            if marks != 0 {
+                index += marks.trailingZeroBitCount >> 3
+                return
+            }
+            index += 8
+        }
+    }
+
+    private func invalid(_ what: String) -> JSONLineError {
+        JSONLineError(reason: "not valid JSON: \(what) at column \(index + 1)")
+    }
+
+    private func wrongType(at path: String, expected: String, _ span: Range<Int>) -> JSONLineError {
+        let found = switch bytes[span.lowerBound] {
+        case UInt8(ascii: "\""): "a string"
+        case UInt8(ascii: "{"): "an object"
+        case UInt8(ascii: "["): "an array"
+        case UInt8(ascii: "n"): "null"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+        default: "a number"
+        }
+        return JSONLineError(reason: "wrong type for \"\(path)\": expected \(expected), found \(found)")
+    }
+
+    private func requireNumber(_ span: Range<Int>, at path: String, _ expected: String = "a number") throws(JSONLineError) {
+        let first = bytes[span.lowerBound]
+        guard first == UInt8(ascii: "-") || Self.isDigit(first) else { throw wrongType(at: path, expected: expected, span) }
+    }
+
+    private func wholeNumber<T>(in span: Range<Int>, at path: String, limit: UInt64, negativeLimit: UInt64,
+                                _ make: (Bool, UInt64) -> T) throws(JSONLineError) -> T {
+        try requireNumber(span, at: path, "a whole number")
+        let negative = bytes[span.lowerBound] == UInt8(ascii: "-")
+        let digits = negative ? span.lowerBound + 1..<span.upperBound : span
+        let magnitude: UInt64
+        if let plain = Self.plainDigits(bytes, digits) {
+            magnitude = plain
+        } else if let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[digits]), as: UTF8.self)),
+                  value == value.rounded(), value <= Double(1 << 53) {
+            magnitude = UInt64(value)  // a decimal or exponent form, whole and exact
+        } else {
+            throw wrongType(at: path, expected: "a whole number", span)
+        }
+        guard magnitude <= (negative ? negativeLimit : limit) else {
+            throw JSONLineError(reason: "wrong type for \"\(path)\": \(negative ? "-" : "")\(magnitude) does not fit")
+        }
+        return make(negative, magnitude)
+    }
+
+    /// The value of a run of decimal digits, or nil if the span holds anything else or
+    /// does not fit 64 bits.
+    private static func plainDigits(_ bytes: UnsafeBufferPointer<UInt8>, _ span: Range<Int>) -> UInt64? {
+        var value: UInt64 = 0
+        if span.count <= 19 {  // cannot overflow
+            for index in span {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ UInt64(digit)
+            }
+            return value
+        }
+        for index in span {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(digit))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    @inline(__always)
+    private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// The text of a string's inside (already checked by `stringSpan`) with its escapes
+    /// resolved; a lone UTF-16 surrogate is refused.
+    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ inner: Range<Int>) throws(JSONLineError) -> String {
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(inner.count)
+        var index = inner.lowerBound
+        func hex4(at start: Int) -> UInt32 {
+            (start..<start + 4).reduce(0) { $0 << 4 | hexValue(bytes[$1])! }
+        }
+        while index < inner.upperBound {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\") else {
+                utf8.append(byte)
+                index += 1
+                continue
+            }
+            let escape = bytes[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                var code = hex4(at: index)
+                index += 4
+                if (0xD800..<0xDC00).contains(code) {
+                    guard index + 6 <= inner.upperBound, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
+                          case let low = hex4(at: index + 2), (0xDC00..<0xE000).contains(low) else {
+                        throw JSONLineError(reason: "not valid JSON: a lone UTF-16 surrogate in a string")
+                    }
+                    code = 0x10000 + (code - 0xD800) << 10 + (low - 0xDC00)
+                    index += 6
+                } else if (0xDC00..<0xE000).contains(code) {
+                    throw JSONLineError(reason: "not valid JSON: a lone UTF-16 surrogate in a string")
+                }
+                utf8.append(contentsOf: String(Character(Unicode.Scalar(code)!)).utf8)
+            default: utf8.append(escape)  // \" \\ \/
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// Which of `names` a key is; keys with escapes (rare) are compared as text.
+    private func field(named key: Range<Int>, escaped: Bool, in names: FieldNames, tryingFirst first: Int) throws(JSONLineError) -> Int? {
+        let inner = key.lowerBound + 1..<key.upperBound - 1
+        guard escaped else { return names.index(of: UnsafeBufferPointer(rebasing: bytes[inner]), tryingFirst: first) }
+        let text = try Self.unescape(bytes, inner)
+        return names.names.firstIndex(of: text)
+    }
+
+    private static func join(_ path: String, _ name: String) -> String {
+        path.isEmpty ? name : "\(path).\(name)"
+    }
+}
+
+/// The names of the fields a reader wants, laid out for quick comparison with keys: a
+/// name's length and first eight bytes settle almost every comparison.
+struct FieldNames {
+    let names: [String]
+    private let lengths: [Int]
+    private let prefixes: [UInt64]
+    private let utf8: [[UInt8]]
+
+    init(_ names: [String]) {
+        precondition(names.count <= 16, "FieldSpans holds 16 fields")
+        self.names = names
+        utf8 = names.map { Array($0.utf8) }
+        lengths = utf8.map(\.count)
+        prefixes = utf8.map { Self.prefix($0.withUnsafeBufferPointer { $0 }) }
+    }
+
+    var count: Int { names.count }
+
+    /// Which name `key` is, looking at `first` first (the usual order of fields).
+    func index(of key: UnsafeBufferPointer<UInt8>, tryingFirst first: Int) -> Int? {
+        let keyPrefix = Self.prefix(key)
+        for offset in 0..<count {
+            let field = first + offset < count ? first + offset : first + offset - count
+            guard lengths[field] == key.count, prefixes[field] == keyPrefix else { continue }
+            if key.count <= 8 || utf8[field].withUnsafeBufferPointer({ $0.elementsEqual(key) }) { return field }
+        }
+        return nil
+    }
+
+    /// The first eight bytes (fewer, zero-padded, for a shorter text).
+    private static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var word: UInt64 = 0
+        for index in 0..<min(8, bytes.count) { word |= UInt64(bytes[index]) << (8 * index) }
+        return word
+    }
+}
+
+/// Where each wanted field's value lies in a line, by the field's place in its list of
+/// names (at most 16); kept inline, two offsets a field, so reading a line allocates nothing.
+struct FieldSpans {
+    private var packed = InlineArray<16, UInt64>(repeating: 0)
+
+    subscript(field: Int) -> Range<Int>? {
+        get {
+            let value = packed[field]
+            return value == 0 ? nil : Int(value >> 32)..<Int(value & 0xFFFF_FFFF)
+        }
+        set {
+            packed[field] = newValue.map { UInt64($0.lowerBound) << 32 | UInt64($0.upperBound) } ?? 0
+        }
+    }
+}
