@@ -24,6 +24,8 @@ let package = Package(
                 "Tolerances",
                 .product(name: "ImagePipeline", package: "ImageCacheBench"),
                 .product(name: "CacheSimulation", package: "ImageCacheBench"),
+                .product(name: "PipelineTesting", package: "ImageCacheBench"),
+                .product(name: "ImageSynthesis", package: "ImageCacheBench"),
             ],
             path: "Benchmarks/MemoryTier",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -196,3 +196,17 @@ struct NormalizerFuzzRegressionTests {
         }
     }
 }
+
+@Suite("URL normaliser: byte classes")
+struct URLByteClassTests {
+    @Test("the bit sets hold exactly RFC 3986's unreserved bytes and the bytes that must be escaped")
+    func byteClasses() {
+        for value in 0...255 {
+            let byte = UInt8(value)
+            let unreserved = byte.isASCIILetter || byte.isASCIIDigit || "-._~".utf8.contains(byte)
+            let escaped = !unreserved && (byte <= 0x20 || byte >= 0x7F || "\"<>\\^`{|}".utf8.contains(byte))
+            #expect(isUnreserved(byte) == unreserved, "byte \(value)")
+            #expect(mustEscape(byte) == escaped, "byte \(value)")
+        }
+    }
+}

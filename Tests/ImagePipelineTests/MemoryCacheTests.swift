@@ -186,6 +186,33 @@ struct MemoryCacheTests {
         #expect(cache.value(forHash: key.hashValue &+ 1) { $0 == key } == nil)
         #expect(cache.statistics.hits == 1 && cache.statistics.misses == 2)
     }
+
+    @Test("a lookup by UTF-8 bytes finds what a lookup by the string finds", arguments: [
+        "", "a", "https://img.example/a.jpg", "https://newsapi.example/p/840_560.jpeg 120x80@3.0x,jpeg",
+        String(repeating: "x", count: 1_000), "https://img.example/café.jpg", "https://img.example/cafe\u{301}.jpg",
+    ])
+    func lookupByUTF8(_ key: String) {
+        let cache = Cache(.init(limits: CacheLimits(costLimit: 1_000)))
+        cache.insert("cover", for: key, cost: 10)
+        cache.insert("other", for: key + "!", cost: 10)
+        var bytes = Array(key.utf8)
+        #expect(bytes.withUnsafeBufferPointer { cache.value(forUTF8: $0) } == cache.value(for: key))
+        bytes.append(UInt8(ascii: "?"))
+        #expect(bytes.withUnsafeBufferPointer { cache.value(forUTF8: $0) } == nil)
+    }
+
+    /// The lookup by bytes hashes an ASCII key as `String` does; if the standard library
+    /// ever hashes strings otherwise, this fails (and memory hits would turn into misses).
+    @Test("an ASCII string hashes as its UTF-8 bytes followed by 0xFF")
+    func stringHashing() {
+        for length in [0, 1, 7, 8, 15, 16, 17, 63, 64, 200] {
+            let text = String((0..<length).map { Character(Unicode.Scalar(UInt8(33 + $0 % 90))) })
+            var hasher = Hasher()
+            Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(UInt8(0xFF))
+            #expect(hasher.finalize() == text.hashValue, "length \(length)")
+        }
+    }
 }
 
 /// A key whose hash says nothing: every instance hashes alike.

@@ -79,6 +79,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     getOrSetBenchmarks()
+    pipelineHitBenchmarks()
 
     for threads in [1, 2] {
         for kind in [EvictionPolicyKind.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU] {

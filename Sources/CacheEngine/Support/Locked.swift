@@ -60,10 +60,13 @@ enum ThreadSanitizer {
 
 /// A `Locked` value several owners share (a closure and an object, say).
 public final class SharedLocked<Value>: Sendable {
-    private let locked: Locked<Value>
+    @usableFromInline let locked: Locked<Value>
 
     public init(_ value: sending Value) { locked = Locked(value) }
 
+    /// Inlinable, so callers in other modules get it specialised (unspecialised, each
+    /// call looked up the lock's generic type metadata).
+    @inlinable
     public func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
         try locked.withLock(body)
     }

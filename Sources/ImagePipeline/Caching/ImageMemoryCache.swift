@@ -29,3 +29,9 @@ public struct ImageMemoryCache<Key: Hashable & Sendable & CacheFingerprintable>:
     public var count: Int { storage.count }
     public var statistics: CacheStatistics { storage.statistics }
 }
+
+extension ImageMemoryCache where Key == String {
+    /// The image stored under the key whose UTF-8 bytes are `utf8`, without building
+    /// the key string.
+    public func image(forUTF8 utf8: UnsafeBufferPointer<UInt8>) -> DecodedImage? { storage.value(forUTF8: utf8) }
+}

@@ -44,35 +44,53 @@ public struct CacheKeyStrategy: Hashable, Sendable, CustomStringConvertible {
     /// The key for a URL, with the processing options appended when this
     /// strategy includes them.
     public func key(for url: String, processing: ProcessingOptions? = nil) -> String {
-        let suffix = includesProcessing ? processing?.description : nil
-        return withUTF8Bytes(url) { bytes in
-            let capacity = URLNormalizer.maximumLength(of: bytes.count) + 1 + (suffix?.utf8.count ?? 0)
-            return ByteWriter.string(capacity: capacity) { key in
-                let parts = URLParts(bytes)
-                switch base {
-                case .lastPathComponent:
-                    // Foundation's `lastPathComponent`: decoded; "/" for a bare root.
-                    if let last = parts.lastSegment(bytes) {
-                        key.appendDecoded(bytes, last)
-                    } else if parts.pathIsAbsolute(bytes) {
-                        key.append(UInt8(ascii: "/"))
-                    }
-                case .joinedPath:
-                    // `pathComponents.joined()`: the root "/" then each decoded segment.
-                    if parts.pathIsAbsolute(bytes) { key.append(UInt8(ascii: "/")) }
-                    parts.forEachSegment(bytes) { key.appendDecoded(bytes, $0) }
-                case .absoluteString:
-                    key.append(bytes[parts.trimmed])
-                case .normalized:
-                    normalizer.append(parts, of: bytes, to: &key)
-                }
-                if let suffix {
-                    // A space never appears in a URL-derived key (it would be
-                    // encoded), so the suffix cannot be confused with a URL's part.
-                    key.append(UInt8(ascii: " "))
-                    key.append(suffix.utf8)
-                }
+        withUTF8Bytes(url) { bytes in
+            ByteWriter.string(capacity: capacity(for: bytes, processing)) { write(bytes, processing, to: &$0) }
+        }
+    }
+
+    /// The key's UTF-8 bytes, written into a temporary buffer (on the stack for the
+    /// URLs apps load) and handed to `body`: a memory hit needs no key string.
+    public func withKeyBytes<Result>(for url: String, processing: ProcessingOptions? = nil,
+                                     _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUTF8Bytes(url) { bytes in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity(for: bytes, processing)) { buffer in
+                var writer = ByteWriter(buffer)
+                write(bytes, processing, to: &writer)
+                return body(writer.written(from: 0))
             }
+        }
+    }
+
+    private func capacity(for url: UnsafeBufferPointer<UInt8>, _ processing: ProcessingOptions?) -> Int {
+        let suffix = includesProcessing ? processing?.description.utf8.count ?? 0 : 0
+        return max(URLNormalizer.maximumLength(of: url.count) + 1 + suffix, 1)
+    }
+
+    private func write(_ bytes: UnsafeBufferPointer<UInt8>, _ processing: ProcessingOptions?, to key: inout ByteWriter) {
+        let parts = URLParts(bytes)
+        switch base {
+        case .lastPathComponent:
+            // Foundation's `lastPathComponent`: decoded; "/" for a bare root.
+            if let last = parts.lastSegment(bytes) {
+                key.appendDecoded(bytes, last)
+            } else if parts.pathIsAbsolute(bytes) {
+                key.append(UInt8(ascii: "/"))
+            }
+        case .joinedPath:
+            // `pathComponents.joined()`: the root "/" then each decoded segment.
+            if parts.pathIsAbsolute(bytes) { key.append(UInt8(ascii: "/")) }
+            parts.forEachSegment(bytes) { key.appendDecoded(bytes, $0) }
+        case .absoluteString:
+            key.append(bytes[parts.trimmed])
+        case .normalized:
+            normalizer.append(parts, of: bytes, to: &key)
+        }
+        if includesProcessing, let processing {
+            // A space never appears in a URL-derived key (it would be
+            // encoded), so the suffix cannot be confused with a URL's part.
+            key.append(UInt8(ascii: " "))
+            key.append(processing.description.utf8)
         }
     }
 

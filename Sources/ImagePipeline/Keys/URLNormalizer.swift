@@ -177,19 +177,31 @@ private func hasDotSegment(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
     return false
 }
 
-/// Per byte: 1 = RFC 3986 unreserved (escapes of it are decoded), 2 = may not
-/// appear raw in a URL (it is percent-encoded). A table, since it runs per byte.
-private let byteClasses: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
-    let value = UInt8(byte)
-    if value.isASCIILetter || value.isASCIIDigit || "-._~".utf8.contains(value) { return 1 }
-    if value <= 0x20 || value >= 0x7F || "\"<>\\^`{|}".utf8.contains(value) { return 2 }
-    return 0
+/// Byte classes as bit sets, one bit per byte value in four words (constants, so no
+/// lazily initialised table is consulted per byte): RFC 3986 unreserved bytes (escapes of
+/// them are decoded), and bytes that may not appear raw in a URL (they are percent-encoded).
+/// `URLByteClassTests` checks both against their definitions.
+@inline(__always) func isUnreserved(_ byte: UInt8) -> Bool {
+    contains(byte, 0x03FF600000000000, 0x47FFFFFE87FFFFFE, 0x0000000000000000, 0x0000000000000000)
 }
 
-@inline(__always) private func isUnreserved(_ byte: UInt8) -> Bool { byteClasses[Int(byte)] == 1 }
-@inline(__always) private func mustEscape(_ byte: UInt8) -> Bool { byteClasses[Int(byte)] == 2 }
+@inline(__always) func mustEscape(_ byte: UInt8) -> Bool {
+    contains(byte, 0x50000005FFFFFFFF, 0xB800000150000000, 0xFFFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF)
+}
 
-private let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+@inline(__always) private func contains(_ byte: UInt8, _ word0: UInt64, _ word1: UInt64, _ word2: UInt64, _ word3: UInt64) -> Bool {
+    let word = switch byte >> 6 {
+    case 0: word0
+    case 1: word1
+    case 2: word2
+    default: word3
+    }
+    return word >> (byte & 63) & 1 == 1
+}
+
+@inline(__always) private func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+}
 
 extension ByteWriter {
     /// Appends `bytes[range]` with escapes of unreserved characters decoded,
@@ -197,8 +209,8 @@ extension ByteWriter {
     mutating func appendNormalizingEscapes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
         @inline(__always) func escape(_ byte: UInt8) {
             append(UInt8(ascii: "%"))
-            append(hexDigits[Int(byte >> 4)])
-            append(hexDigits[Int(byte & 0xF)])
+            append(hexDigit(byte >> 4))
+            append(hexDigit(byte & 0xF))
         }
         var index = range.lowerBound
         while index < range.upperBound {

@@ -84,12 +84,26 @@ struct URLParts {
         !path.isEmpty && bytes[path.lowerBound] == UInt8(ascii: "/")
     }
 
+    // Plain loops: these run several times on every request's key (`range.first(where:)`
+    // and `reversed()` cost a fifth of a memory hit).
+    @inline(__always)
     static func first(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        range.first { bytes[$0] == byte }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if bytes[index] == byte { return index }
+            index += 1
+        }
+        return nil
     }
 
+    @inline(__always)
     static func last(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        range.reversed().first { bytes[$0] == byte }
+        var index = range.upperBound
+        while index > range.lowerBound {
+            index -= 1
+            if bytes[index] == byte { return index }
+        }
+        return nil
     }
 
     /// RFC 3986: a letter, then letters, digits, "+", "-" or ".".

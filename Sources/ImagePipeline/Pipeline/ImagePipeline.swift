@@ -88,9 +88,12 @@ public final class ImagePipeline: Sendable {
     /// The thumbnail for `request`: from memory, disk, or the network.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let start = ContinuousClock.now
-        // Only the memory key is needed for a hit; the other two are derived on a miss.
-        let memoryKey = configuration.keyStrategy.key(for: request.url, processing: request.processing)
-        if let image = memoryCache.image(for: memoryKey) {
+        // A hit needs only the memory key's bytes, written on the stack; the key strings are
+        // built on a miss.
+        let memoryCache = memoryCache
+        if let image = configuration.keyStrategy.withKeyBytes(for: request.url, processing: request.processing, {
+            memoryCache.image(forUTF8: $0)
+        }) {
             ledger.withLock {
                 $0.statistics.requests += 1
                 $0.statistics.memoryHits += 1
@@ -99,6 +102,7 @@ public final class ImagePipeline: Sendable {
             return ImageResponse(image: image, source: .memory, timings: .init(lookup: elapsed, total: elapsed))
         }
         let lookup = ContinuousClock.now - start
+        let memoryKey = configuration.keyStrategy.key(for: request.url, processing: request.processing)
         let keys = Keys(request, memory: memoryKey, strategy: configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
         let generation = ledger.withLock {
             $0.statistics.requests += 1
