@@ -18,9 +18,43 @@ struct WorkloadOptions: ParsableArguments {
     @Flag(help: "Accept a trace with no events (refused by default: it is usually a cut file).")
     var allowEmpty = false
 
+    @Option(help: ArgumentHelp(
+        "How to read the traces: \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")).",
+        discussion: "Default: by the file: .icbt and oracleGeneral by their names or first bytes; .csv and .tsv (libCacheSim's time,obj_id,obj_size) and .txt (an object id a line) by their names; anything else is a recorded trace (.jsonl, .jsonl.gz)."))
+    var traceFormat: TraceFormat?
+
+    @Option(help: "Columns of a csv, tsv or txt trace, from 1: time=1,key=2,size=3 (key is required; without time, requests are a second apart; without size, every object weighs 1).")
+    var columns: String?
+
+    @Option(help: "The unit of a csv or tsv trace's time column: \(DelimitedTraceFormat.TimeUnit.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var timeUnit: DelimitedTraceFormat.TimeUnit = .s
+
+    enum TraceFormat: String, CaseIterable, ExpressibleByArgument {
+        case jsonl, icbt, oracleGeneral, csv, tsv, txt
+    }
+
+    /// The delimited-text layout `path` is read with, if it is a delimited trace.
+    func delimitedFormat(of path: String) throws -> DelimitedTraceFormat? {
+        var format: DelimitedTraceFormat?
+        switch traceFormat {
+        case .csv?: format = .libCacheSimCSV
+        case .tsv?: format = DelimitedTraceFormat(delimiter: UInt8(ascii: "\t"), key: 2, time: 1, size: 3)
+        case .txt?: format = .libCacheSimText
+        case nil: format = DelimitedTraceFormat.detect(path)
+        case .jsonl?, .icbt?, .oracleGeneral?: return nil
+        }
+        guard var format else { return nil }
+        if let columns { format = try format.with(columns: columns) }
+        format.timeUnit = timeUnit
+        return format
+    }
+
     func load(progress: ProgressLine = ProgressLine()) throws -> [RecordedWorkload] {
         let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
         return try paths.map { path in
+            if try delimitedFormat(of: path) != nil || traceFormat == .icbt || traceFormat == .oracleGeneral {
+                throw ValidationError("\(path): this command reads recorded traces (.jsonl, .jsonl.gz); simulate also reads csv, tsv, txt, oracleGeneral and .icbt traces")
+            }
             progress.update("reading \(path)")
             let workload = try RecordedWorkload.load(path: path, allowsEmpty: allowEmpty)
             return requests.map { workload.prefix($0) } ?? workload
@@ -33,14 +67,18 @@ struct WorkloadOptions: ParsableArguments {
         let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
         return try paths.map { path in
             progress.update("reading \(path)")
-            if OracleGeneralTrace.isOracleGeneral(path) {
-                return .plain(name: URL(fileURLWithPath: path).lastPathComponent, try OracleGeneralTrace.read(path, objects: objects))
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            if let format = try delimitedFormat(of: path) {
+                return .plain(name: name, try DelimitedTrace.read(path, format: format, objects: objects, allowsEmpty: allowEmpty))
             }
-            guard SimulationTraceFile.isBinaryTrace(path) else {
+            if traceFormat == .oracleGeneral || (traceFormat == nil && OracleGeneralTrace.isOracleGeneral(path)) {
+                return .plain(name: name, try OracleGeneralTrace.read(path, objects: objects))
+            }
+            guard traceFormat == .icbt || (traceFormat == nil && SimulationTraceFile.isBinaryTrace(path)) else {
                 let workload = try RecordedWorkload.load(path: path, allowsEmpty: allowEmpty)
                 return .recorded(requests.map { workload.prefix($0) } ?? workload)
             }
-            return .plain(name: URL(fileURLWithPath: path).lastPathComponent, try SimulationTraceFile.read(path))
+            return .plain(name: name, try SimulationTraceFile.read(path))
         }
     }
 
@@ -55,6 +93,7 @@ struct WorkloadOptions: ParsableArguments {
 
     func validate() throws {
         if let requests { try OptionCheck.count(requests, "--requests", atLeast: 1) }
+        if let columns { _ = try DelimitedTraceFormat.libCacheSimCSV.with(columns: columns) }
     }
 }
 
@@ -223,3 +262,5 @@ var commandLine: String {
 func jsonText<T: Encodable>(_ value: T) throws -> String {
     String(decoding: try ResultsJSON.encoder().encode(value), as: UTF8.self)
 }
+
+extension DelimitedTraceFormat.TimeUnit: ExpressibleByArgument {}

@@ -11,7 +11,8 @@ struct SimulateCommand: ParsableCommand {
         abstract: "Traces × policies × memory and disk sizes × key strategies × warning reactions, deterministically.",
         discussion: """
             Reports hits and byte hits per tier, origin fetches and bytes, wrong and stale images, evictions, and the gap to Belady \
-            and the PFOO-L bound. Takes recorded traces (.jsonl, .jsonl.gz) and binary simulation traces (.icbt, see synth-trace).
+            and the PFOO-L bound. Takes recorded traces (.jsonl, .jsonl.gz), binary simulation traces (.icbt, see synth-trace), and \
+            libCacheSim's oracleGeneral, csv and txt traces or any CSV/TSV with --columns (see --trace-format).
             """)
     @OptionGroup var workloads: WorkloadOptions
     @OptionGroup var cache: CacheOptions
@@ -54,7 +55,8 @@ struct SimulateCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let paths = workloads.traces.isEmpty ? try WorkloadOptions.defaultDatasets() : workloads.traces
         let exported = try paths.map { path -> String in
-            guard !OracleGeneralTrace.isOracleGeneral(path) else { return path }
+            guard !OracleGeneralTrace.isOracleGeneral(path), try workloads.delimitedFormat(of: path) == nil,
+                  workloads.traceFormat == nil || workloads.traceFormat == .jsonl else { return path }
             let name = URL(fileURLWithPath: path).lastPathComponent
             let file = directory.appendingPathComponent(name + ".oracleGeneral").path
             let summary = try LibCacheSimExport(strategy: strategies[0], layout: .oracleGeneral).export(path, to: file)

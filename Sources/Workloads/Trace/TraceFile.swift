@@ -7,10 +7,13 @@ public enum TraceError: Error, Equatable, CustomStringConvertible {
     case missingHeader(file: String)
     case unsupportedSchema(file: String, found: Int, supported: Int)
     case io(file: String, reason: String)
+    /// A field of a delimited (CSV, TSV) trace: the column is the field's first byte, from 1.
+    case malformedField(file: String, line: Int, column: Int, reason: String)
 
     public var description: String {
         switch self {
         case .malformed(let file, let line, let reason): "\(file):\(line): \(reason)"
+        case .malformedField(let file, let line, let column, let reason): "\(file):\(line):\(column): \(reason)"
         case .missingHeader(let file): "\(file):1: the first line must be the trace header"
         case .unsupportedSchema(let file, let found, let supported):
             "\(file):1: trace schema \(found) is not supported (this reader knows \(supported))"
@@ -111,7 +114,7 @@ public struct TraceReader {
 /// tolerates CRLF, and numbers lines from 1. Gzip-compressed files are
 /// inflated on the fly (zlib reads plain files unchanged). A line is handed
 /// out as bytes in the read buffer, valid until the next line is read.
-final class LineReader {
+public final class LineReader {
     private let file: gzFile
     private let path: String
     private var buffer: [UInt8] = []
@@ -120,13 +123,14 @@ final class LineReader {
     private var start = 0
     /// Where the current line lies in `buffer`.
     private var current = 0..<0
-    private(set) var number = 0
+    /// The number of the current line, from 1.
+    public private(set) var number = 0
     private var atEnd = false
     /// Far beyond any event (they take a few hundred bytes), and it keeps a file without
     /// line ends from filling memory.
     static let maximumLineBytes = 16 << 20
 
-    init(path: String) throws(TraceError) {
+    public init(path: String) throws(TraceError) {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw .io(file: path, reason: "a folder, not a trace file")
@@ -141,7 +145,7 @@ final class LineReader {
     deinit { gzclose(file) }
 
     /// Moves to the next line that is not blank and returns its number, or nil at the end.
-    func next() throws(TraceError) -> Int? {
+    public func next() throws(TraceError) -> Int? {
         while true {
             let newline = buffer.withUnsafeBufferPointer { all in
                 all.baseAddress.flatMap { base in
@@ -172,7 +176,7 @@ final class LineReader {
     }
 
     /// The current line's bytes, without its line end.
-    func withLine<Result, Failure>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLine<Result, Failure>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
         var line = current
         if line.count > 0, buffer[line.upperBound - 1] == UInt8(ascii: "\r") { line = line.lowerBound..<line.upperBound - 1 }
         return try buffer.withUnsafeBufferPointer { all throws(Failure) in try body(UnsafeBufferPointer(rebasing: all[line])) }

@@ -1,0 +1,244 @@
+import Foundation
+import ImagePipeline
+import Workloads
+
+/// How a delimited text trace lays out its requests: libCacheSim's `csv` and `txt`
+/// layouts, or any CSV or TSV described by a column mapping (`time=1,key=2,size=3`).
+public struct DelimitedTraceFormat: Sendable, Equatable, CustomStringConvertible {
+    public enum TimeUnit: String, Sendable, CaseIterable {
+        case s, ms, us, ns
+        var nanoseconds: Double {
+            switch self {
+            case .s: 1e9
+            case .ms: 1e6
+            case .us: 1e3
+            case .ns: 1
+            }
+        }
+    }
+
+    /// The byte between fields; nil for one field a line (libCacheSim's `txt`: object ids).
+    public var delimiter: UInt8?
+    /// Columns, from 1. Without a time column requests are a second apart; without a size
+    /// column every object weighs 1.
+    public var key: Int
+    public var time: Int?
+    public var size: Int?
+    public var timeUnit: TimeUnit
+
+    public init(delimiter: UInt8?, key: Int, time: Int? = nil, size: Int? = nil, timeUnit: TimeUnit = .s) {
+        self.delimiter = delimiter
+        self.key = key
+        self.time = time
+        self.size = size
+        self.timeUnit = timeUnit
+    }
+
+    /// libCacheSim's `csv` as `export` writes it: `time,obj_id,obj_size`, seconds.
+    public static let libCacheSimCSV = DelimitedTraceFormat(delimiter: UInt8(ascii: ","), key: 2, time: 1, size: 3)
+    /// libCacheSim's `txt`: one object id a line.
+    public static let libCacheSimText = DelimitedTraceFormat(delimiter: nil, key: 1)
+
+    /// The layout a file's name suggests: `.csv` and `.tsv` (optionally gzipped), `.txt`.
+    public static func detect(_ path: String) -> DelimitedTraceFormat? {
+        let name = path.hasSuffix(".gz") ? String(path.dropLast(3)) : path
+        if name.hasSuffix(".csv") { return libCacheSimCSV }
+        if name.hasSuffix(".tsv") { return DelimitedTraceFormat(delimiter: UInt8(ascii: "\t"), key: 2, time: 1, size: 3) }
+        if name.hasSuffix(".txt") { return libCacheSimText }
+        return nil
+    }
+
+    /// Applies a mapping such as `time=1,key=2,size=3` (`key` is required; a column may
+    /// be named once).
+    public func with(columns mapping: String) throws(DelimitedTraceError) -> DelimitedTraceFormat {
+        var format = self
+        format.time = nil
+        format.size = nil
+        var key: Int?
+        var used: Set<Int> = []
+        for item in mapping.split(separator: ",") {
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let column = Int(parts[1]), column >= 1, column <= 1_000 else {
+                throw .badMapping("\(item) is not name=column (a column is a number from 1)")
+            }
+            guard used.insert(column).inserted else { throw .badMapping("column \(column) is named twice") }
+            switch parts[0] {
+            case "key": key = column
+            case "time": format.time = column
+            case "size": format.size = column
+            default: throw .badMapping("\(parts[0]) is not a column name (key, time, size)")
+            }
+        }
+        guard let key else { throw .badMapping("\(mapping) names no key column (key=N)") }
+        format.key = key
+        if format.delimiter == nil, max(key, format.time ?? 1, format.size ?? 1) > 1 {
+            format.delimiter = UInt8(ascii: ",")
+        }
+        return format
+    }
+
+    public var description: String {
+        let columns = [("time", time), ("key", Optional(key)), ("size", size)].compactMap { name, column in column.map { "\(name)=\($0)" } }
+        let separator = switch delimiter {
+        case nil: "one field a line"
+        case UInt8(ascii: "\t")?: "tab-separated"
+        case let byte?: "separated by \(Character(Unicode.Scalar(byte)))"
+        }
+        return "\(columns.joined(separator: ",")), \(separator), time in \(timeUnit.rawValue)"
+    }
+}
+
+public enum DelimitedTraceError: Error, Equatable, CustomStringConvertible {
+    case badMapping(String)
+
+    public var description: String {
+        switch self {
+        case .badMapping(let reason): "--columns: \(reason)"
+        }
+    }
+}
+
+/// Reads a delimited text trace as a plain simulation trace. A first line whose time or
+/// size field is not a number is a header and skipped. Fields may be quoted ("a,b", with
+/// "" for a quote). A key that is a whole number is its own fingerprint, as in
+/// `OracleGeneralTrace`, so a sketch hashes what libCacheSim hashes; other keys are
+/// fingerprinted by their bytes. Gzip-compressed files are read as they are.
+public enum DelimitedTrace {
+    public static func read(_ path: String, format: DelimitedTraceFormat, objects: Bool = false,
+                            allowsEmpty: Bool = false) throws(TraceError) -> SimulationTrace {
+        let lines = try LineReader(path: path)
+        var trace = SimulationTrace()
+        var numericSlots: [UInt64: Slot] = [:]
+        var textSlots: [String: Slot] = [:]
+        var requests = 0
+        let wanted = max(format.key, format.time ?? 0, format.size ?? 0)
+        while let number = try lines.next() {
+            let record: Record? = try lines.withLine { line throws(TraceError) in
+                let fields = try split(line, format.delimiter, wanted: wanted, path: path, line: number)
+                func field(_ column: Int) throws(TraceError) -> Field {
+                    guard column <= fields.count else {
+                        throw .malformed(file: path, line: number, reason: "\(fields.count) fields, and column \(column) is wanted")
+                    }
+                    return fields[column - 1]
+                }
+                let time = try format.time.map { column throws(TraceError) in try field(column) }
+                let size = try format.size.map { column throws(TraceError) in try field(column) }
+                if number == 1, (time.map { !$0.isNumber(in: line) } ?? false) || (size.map { !$0.isNumber(in: line) } ?? false) {
+                    return nil  // a header
+                }
+                let key = try field(format.key)
+                let nanoseconds = try time.map { field throws(TraceError) in
+                    try field.time(in: line, unit: format.timeUnit, path: path, line: number)
+                } ?? UInt64(requests) * 1_000_000_000
+                let bytes = try size.map { field throws(TraceError) in try field.size(in: line, path: path, line: number) } ?? 1
+                guard key.range.count > 0 else {
+                    throw .malformedField(file: path, line: number, column: key.range.lowerBound + 1, reason: "the key is empty")
+                }
+                return Record(key: key.text(in: line), time: nanoseconds, size: bytes)
+            }
+            guard let record else { continue }
+            let slot: Slot
+            if let id = UInt64(record.key) {
+                if let known = numericSlots[id] { slot = known } else {
+                    slot = trace.addKey(fingerprint: id)
+                    numericSlots[id] = slot
+                }
+            } else if let known = textSlots[record.key] {
+                slot = known
+            } else {
+                slot = trace.addKey(fingerprint: record.key.cacheFingerprint)
+                textSlots[record.key] = slot
+            }
+            let weight = objects ? 1 : record.size
+            trace.append(key: slot, cost: weight, size: weight, time: record.time)
+            requests += 1
+        }
+        guard requests > 0 || allowsEmpty else {
+            throw .malformed(file: path, line: lines.number, reason: "no requests (--allow-empty accepts an empty trace)")
+        }
+        return trace
+    }
+
+    private struct Record {
+        var key: String
+        var time: UInt64
+        var size: Int
+    }
+
+    /// A field's bytes within its line, without quotes; `escaped` when it held "".
+    struct Field {
+        var range: Range<Int>
+        var escaped = false
+
+        func text(in line: UnsafeBufferPointer<UInt8>) -> String {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self)
+            return escaped ? text.replacingOccurrences(of: "\"\"", with: "\"") : text
+        }
+
+        func isNumber(in line: UnsafeBufferPointer<UInt8>) -> Bool {
+            Double(text(in: line).trimmingCharacters(in: .whitespaces)) != nil
+        }
+
+        func time(in line: UnsafeBufferPointer<UInt8>, unit: DelimitedTraceFormat.TimeUnit, path: String, line number: Int)
+            throws(TraceError) -> UInt64 {
+            let text = text(in: line).trimmingCharacters(in: .whitespaces)
+            // Up to 2^63 ns (292 years), so no arithmetic on times downstream can overflow.
+            if let whole = UInt64(text), whole < (1 << 63) / UInt64(unit.nanoseconds) { return whole * UInt64(unit.nanoseconds) }
+            guard let value = Double(text), value.isFinite, value >= 0, value * unit.nanoseconds < 0x1p63 else {
+                throw .malformedField(file: path, line: number, column: range.lowerBound + 1,
+                                      reason: "time \"\(text)\" is not a number of \(unit.rawValue) from 0 to 292 years")
+            }
+            return UInt64(value * unit.nanoseconds)
+        }
+
+        func size(in line: UnsafeBufferPointer<UInt8>, path: String, line number: Int) throws(TraceError) -> Int {
+            let text = text(in: line).trimmingCharacters(in: .whitespaces)
+            guard let bytes = Int(text), bytes >= 0, bytes <= 1 << 40 else {
+                throw .malformedField(file: path, line: number, column: range.lowerBound + 1,
+                                      reason: "size \"\(text)\" is not a whole number of bytes from 0 to 1 TiB")
+            }
+            return bytes
+        }
+    }
+
+    /// The first `wanted` fields of a line (all of it, without a delimiter).
+    static func split(_ line: UnsafeBufferPointer<UInt8>, _ delimiter: UInt8?, wanted: Int, path: String, line number: Int)
+        throws(TraceError) -> [Field] {
+        guard let delimiter else { return [Field(range: 0..<line.count)] }
+        var fields: [Field] = []
+        var index = 0
+        while fields.count < wanted {
+            if index < line.count, line[index] == UInt8(ascii: "\"") {
+                let start = index + 1
+                var cursor = start, escaped = false
+                while true {
+                    guard cursor < line.count else {
+                        throw .malformedField(file: path, line: number, column: index + 1, reason: "a quoted field without its closing quote")
+                    }
+                    if line[cursor] == UInt8(ascii: "\"") {
+                        if cursor + 1 < line.count, line[cursor + 1] == UInt8(ascii: "\"") {
+                            escaped = true
+                            cursor += 2
+                            continue
+                        }
+                        break
+                    }
+                    cursor += 1
+                }
+                fields.append(Field(range: start..<cursor, escaped: escaped))
+                index = cursor + 1
+                guard index == line.count || line[index] == delimiter else {
+                    throw .malformedField(file: path, line: number, column: index + 1, reason: "text after a quoted field's closing quote")
+                }
+            } else {
+                var end = index
+                while end < line.count, line[end] != delimiter { end += 1 }
+                fields.append(Field(range: index..<end))
+                index = end
+            }
+            guard index < line.count else { break }
+            index += 1  // the delimiter
+        }
+        return fields
+    }
+}

@@ -1,0 +1,106 @@
+import CacheSimulation
+import Foundation
+import ImagePipeline
+import Testing
+import Workloads
+
+@Suite("Delimited traces: libCacheSim csv and txt, any CSV/TSV by its columns")
+struct DelimitedTraceTests {
+    let directory = BenchProcess.temporaryFile("delimited").path
+
+    init() throws { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = directory + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("every dataset exported as csv reads back as the same requests as its oracleGeneral export, and simulates alike")
+    func roundTrip() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: CraftedTrace.datasets.path).filter { $0.hasSuffix(".jsonl.gz") }
+        #expect(names.count >= 6)
+        for name in names {
+            let source = CraftedTrace.datasets.appendingPathComponent(name).path
+            let csv = directory + "/\(name).csv", binary = directory + "/\(name).oracleGeneral"
+            try LibCacheSimExport(strategy: ReplayDefaults.keyStrategy, layout: .csv).export(source, to: csv)
+            try LibCacheSimExport(strategy: ReplayDefaults.keyStrategy, layout: .oracleGeneral).export(source, to: binary)
+            let fromText = try DelimitedTrace.read(csv, format: .libCacheSimCSV)
+            let fromBinary = try OracleGeneralTrace.read(binary, objects: false)
+            #expect(fromText.count > 0 && fromText.keys == fromBinary.keys && fromText.costs == fromBinary.costs, "\(name)")
+            #expect(fromText.times == fromBinary.times && fromText.fingerprints == fromBinary.fingerprints, "\(name)")
+            for policy in [EvictionPolicyKind.lru, .s3fifo(moveToMainThreshold: 1), .wTinyLFU] {
+                let configuration = SimulationConfiguration(limits: CacheLimits(costLimit: 4 << 20, maxEntryFraction: 1), policy: policy)
+                #expect(CacheSimulator.run(fromText, configuration) == CacheSimulator.run(fromBinary, configuration), "\(name) \(policy)")
+            }
+        }
+    }
+
+    @Test("a mapped TSV: columns in any order, a header, quoted keys, text keys, a time unit")
+    func mappedColumns() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try write("requests.dat", [
+            "bytes\tms\turl", "300\t5\thttps://a.example/1.jpg", "200\t7\t\"https://b.example/x,y.jpg\"",
+            "300\t9\thttps://a.example/1.jpg", "50\t11\t\"say \"\"cheese\"\"\"", "",
+        ].joined(separator: "\n"))
+        let format = try DelimitedTraceFormat(delimiter: UInt8(ascii: "\t"), key: 1).with(columns: "size=1,time=2,key=3")
+        var timed = format
+        timed.timeUnit = .ms
+        let trace = try DelimitedTrace.read(path, format: timed)
+        #expect(trace.count == 4)
+        #expect(trace.keys == [0, 1, 0, 2])
+        #expect(trace.costs == [300, 200, 300, 50])
+        #expect(trace.times == [5_000_000, 7_000_000, 9_000_000, 11_000_000])
+        #expect(trace.fingerprints == ["https://a.example/1.jpg", "https://b.example/x,y.jpg", "say \"cheese\""].map(\.cacheFingerprint))
+        let objects = try DelimitedTrace.read(path, format: timed, objects: true)
+        #expect(objects.costs == [1, 1, 1, 1])
+    }
+
+    @Test("libCacheSim's txt: an object id a line, a second apart, each weighing 1")
+    func text() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = try DelimitedTrace.read(try write("ids.txt", "7\n8\n\n7\n"), format: .libCacheSimText)
+        #expect(trace.keys == [0, 1, 0] && trace.costs == [1, 1, 1] && trace.fingerprints == [7, 8])
+        #expect(trace.times == [0, 1_000_000_000, 2_000_000_000])
+    }
+
+    @Test("a bad field is refused at file:line:column", arguments: [
+        ("time,obj_id,obj_size\n1,5,100\n2,6,lots\n", "3:5: size \"lots\" is not a whole number"),
+        ("1,5,100\n-4,6,10\n", "2:1: time \"-4\" is not a number of s"),
+        ("1,5,100\n2,\"6,10\n", "2:3: a quoted field without its closing quote"),
+        ("1,5,100\n2,6\n", "2: 2 fields, and column 3 is wanted"),
+        ("1,,100\n", "1:3: the key is empty"),
+        ("time,obj_id,obj_size\n", "1: no requests"),
+    ])
+    func refusals(_ bad: (text: String, message: String)) throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try write("bad.csv", bad.text)
+        #expect { try DelimitedTrace.read(path, format: .libCacheSimCSV) } throws: { error in
+            "\(error)".hasPrefix(path + ":") && "\(error)".contains(bad.message)
+        }
+    }
+
+    @Test("column mappings are checked", arguments: ["time=1,size=2", "key=0", "key=1,time=1", "key=1,when=2", "key"])
+    func mappings(_ mapping: String) {
+        #expect(throws: DelimitedTraceError.self) { try DelimitedTraceFormat.libCacheSimCSV.with(columns: mapping) }
+    }
+
+    @Test("simulate reads a csv by its name, and any TSV with --trace-format and --columns")
+    func command() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let csv = try write("t.csv", "time,obj_id,obj_size\n0,1,100\n1,2,100\n2,1,100\n3,3,100\n4,1,100\n")
+        let custom = try write("t.log", "a\t100\nb\t100\na\t100\nc\t100\na\t100\n")
+        let options = ["--policy", "lru", "--memory", "200B", "--disk", "none", "--warnings", "none", "--max-entry", "100%",
+                       "--no-bounds", "--no-files", "--json"]
+        let fromCSV = try await BenchProcess.run(["simulate", csv] + options)
+        #expect(fromCSV.status == 0, "\(fromCSV.stderr)")
+        let fromLog = try await BenchProcess.run(["simulate", custom, "--trace-format", "tsv", "--columns", "key=1,size=2"] + options)
+        #expect(fromLog.status == 0, "\(fromLog.stderr)")
+        let first = try #require(BenchCommandsTests.json(fromCSV).simulations.first?.result)
+        let second = try #require(BenchCommandsTests.json(fromLog).simulations.first?.result)
+        #expect(first.requests == 5 && first.hits == 2 && second.requests == 5 && second.hits == first.hits)
+        let refused = try await BenchProcess.run(["keys", csv, "--no-files"])
+        #expect(refused.status != 0 && refused.stderr.contains("this command reads recorded traces"))
+    }
+}
