@@ -112,12 +112,14 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let loaded = try workloads.load()
+        let inputs = try workloads.loadInputs()
         guard let strategy = try CacheOptions.strategies(keys).first else { return }
         var results = BenchResults(command: commandLine)
-        results.datasets = loaded.map(\.summary)
+        results.datasets = inputs.compactMap {
+            if case .recorded(let workload) = $0 { workload.summary } else { nil }
+        }
         results.sweeps = MissRatioSweep.run(
-            loaded, strategy: strategy, policies: try CacheOptions.policies(policy), sizes: try CacheOptions.list(memory).map(CacheOptions.size))
+            inputs, strategy: strategy, policies: try CacheOptions.policies(policy), sizes: try CacheOptions.list(memory).map(CacheOptions.size))
         output.show("sweep", ReportTables.sweep(results.sweeps))
         try output.finish(results)
     }

@@ -86,7 +86,7 @@ struct DelimitedTraceTests {
         #expect(throws: DelimitedTraceError.self) { try DelimitedTraceFormat.libCacheSimCSV.with(columns: mapping) }
     }
 
-    @Test("simulate reads a csv by its name, and any TSV with --trace-format and --columns")
+    @Test("simulate and sweep read a csv by its name, and any TSV with --trace-format and --columns")
     func command() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let csv = try write("t.csv", "time,obj_id,obj_size\n0,1,100\n1,2,100\n2,1,100\n3,3,100\n4,1,100\n")
@@ -100,6 +100,11 @@ struct DelimitedTraceTests {
         let first = try #require(BenchCommandsTests.json(fromCSV).simulations.first?.result)
         let second = try #require(BenchCommandsTests.json(fromLog).simulations.first?.result)
         #expect(first.requests == 5 && first.hits == 2 && second.requests == 5 && second.hits == first.hits)
+        let sweep = try await BenchProcess.run(["sweep", csv, "--policy", "lru", "--memory", "150B,1000B,2000B", "--no-files", "--json"])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let curve = try BenchCommandsTests.json(sweep).sweeps.filter { $0.policy == "lru" }.sorted { $0.memoryBytes < $1.memoryBytes }
+        // 150 B holds no 100 B object (an entry may take a tenth of memory); 1,000 B and more: both reuses of "1" hit.
+        #expect(curve.map(\.hitRatio) == [0, 0.4, 0.4])
         let refused = try await BenchProcess.run(["keys", csv, "--no-files"])
         #expect(refused.status != 0 && refused.stderr.contains("this command reads recorded traces"))
     }

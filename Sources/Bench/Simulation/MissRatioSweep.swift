@@ -26,16 +26,27 @@ public enum MissRatioSweep {
         _ workloads: [RecordedWorkload], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind],
         sizes: [ByteSize] = defaultFractions.map(ByteSize.fraction), progress: ProgressLine = ProgressLine()
     ) -> [SweepPoint] {
+        run(workloads.map { .recorded($0) }, strategy: strategy, policies: policies, sizes: sizes, progress: progress)
+    }
+
+    /// The curves of recorded traces (keyed by `strategy`) and of plain ones (keyed already).
+    public static func run(
+        _ inputs: [SimulationMatrix.Input], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind],
+        sizes: [ByteSize] = defaultFractions.map(ByteSize.fraction), progress: ProgressLine = ProgressLine()
+    ) -> [SweepPoint] {
         var matrix = SimulationMatrix()
         matrix.strategies = [strategy]
         matrix.memorySizes = sizes
         matrix.diskSizes = [nil]
         matrix.policies = policies
         matrix.warnings = .none
-        let rows = matrix.run(workloads, progress: progress)
-        let footprints = Dictionary(uniqueKeysWithValues: workloads.map {
-            ($0.name, $0.simulationTrace(strategy: strategy).memoryFootprint)
-        })
+        let rows = matrix.run(inputs, progress: progress)
+        let footprints = Dictionary(inputs.map { input in
+            switch input {
+            case .recorded(let workload): (workload.name, workload.simulationTrace(strategy: strategy).memoryFootprint)
+            case .plain(let name, let trace): (name, trace.memoryFootprint)
+            }
+        }, uniquingKeysWith: { first, _ in first })
         var points = rows.map { row in
             SweepPoint(
                 trace: row.trace, keyStrategy: row.keyStrategy, policy: row.policy, memoryBytes: row.memoryBytes,
