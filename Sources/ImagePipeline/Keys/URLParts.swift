@@ -47,8 +47,10 @@ struct URLParts {
             if let colon = Self.last(UInt8(ascii: ":"), in: bytes, hostStart..<portEnd),
                Self.last(UInt8(ascii: "]"), in: bytes, colon..<portEnd) == nil,
                ((colon + 1)..<portEnd).allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }) {
+                // An unclosed "[" is no literal: its colons are stray ("[::3" has no port, or
+                // decoding "%33" in "[::%33" would make one on the next pass; found by fuzzing).
                 let literalEnd = bytes[hostStart] == UInt8(ascii: "[")
-                    ? Self.first(UInt8(ascii: "]"), in: bytes, hostStart..<colon).map { $0 + 1 } ?? colon : hostStart
+                    ? Self.first(UInt8(ascii: "]"), in: bytes, hostStart..<colon).map { $0 + 1 } ?? hostStart : hostStart
                 if Self.first(UInt8(ascii: ":"), in: bytes, literalEnd..<colon) == nil {
                     port = (colon + 1)..<portEnd
                     hostEnd = colon
