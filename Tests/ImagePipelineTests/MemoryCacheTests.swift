@@ -223,8 +223,11 @@ struct CollidingKey: Hashable, Sendable, CacheFingerprintable {
 }
 
 /// Polls until `condition` holds (for up to five seconds).
+/// Waits for `condition`, up to 30 s: long enough for a saturated CI machine (5 s was
+/// not, once, with a fuzzer on the other core), and a bound, so a condition that never
+/// comes true fails the test instead of hanging it.
 func waitUntil(_ condition: () -> Bool) async {
-    for _ in 0..<500 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
+    for _ in 0..<3_000 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
 }
 
 @Suite("ImageMemoryCache")

@@ -70,7 +70,7 @@ struct SimulationTests {
         }
     }
 
-    @Test("trimming to nothing and purging leave every policy empty", arguments: EvictionPolicyKind.allCases)
+    @Test("trimming to nothing and purging leave every policy empty", arguments: EvictionPolicyKind.allCases + [MRUTestPolicy.custom])
     func trimsEmptyEveryPolicy(_ kind: EvictionPolicyKind) {
         struct Fill: EvictionPolicyVisitor {
             func visit<Policy: EvictionPolicy>(_ policy: Policy) -> [Int] {
@@ -95,7 +95,7 @@ struct SimulationTests {
         #expect(counts[2] == 0 && counts[3] == 0, "\(kind) kept \(counts[2]) entries after a purge")
     }
 
-    @Test("the live MemoryCache makes the simulator's decisions", arguments: EvictionPolicyKind.allCases)
+    @Test("the live MemoryCache makes the simulator's decisions", arguments: EvictionPolicyKind.allCases + [MRUTestPolicy.custom])
     func liveMatchesSimulation(_ kind: EvictionPolicyKind) {
         var generator = SplitMix64(seed: 77)
         var trace = SimulationTrace()

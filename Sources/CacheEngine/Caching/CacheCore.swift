@@ -99,10 +99,13 @@ public struct CacheCore<Policy: EvictionPolicy> {
         counters.removals += 1
     }
 
-    /// Evicts in policy order until the total cost is at most `target`.
+    /// Evicts in policy order until the total cost is at most `target`; a target
+    /// of 0 empties the cache, entries that cost nothing included (a policy that
+    /// evicts newest first would otherwise keep the oldest free ones).
     @inlinable
     public mutating func trim(toCost target: Int, removed: (Slot, EvictionReason) -> Void) {
-        while storedPolicy.totalCost > max(target, 0), let victim = storedPolicy.evictNext() {
+        while storedPolicy.totalCost > max(target, 0) || (target <= 0 && storedPolicy.count > 0),
+              let victim = storedPolicy.evictNext() {
             counters.trimmed += 1
             removed(victim, .trimmed)
         }

@@ -46,8 +46,8 @@ public struct CacheLimits: Sendable, Hashable {
     }
 
     /// Whether a cache holding `count` entries of `cost` in total needs to evict to take one more of `extra`.
-    @inline(__always)
-    package func isOver(cost: Int, count: Int, adding extra: Int) -> Bool {
+    @inlinable @inline(__always)
+    public func isOver(cost: Int, count: Int, adding extra: Int) -> Bool {
         cost + extra > costLimit || count + 1 > countLimit
     }
 }
@@ -125,9 +125,10 @@ public protocol EvictionPolicy {
 }
 
 extension EvictionPolicy {
-    /// Evicts in policy order until an entry of `cost` fits both limits.
-    @inline(__always)
-    mutating func makeRoom(for cost: Int, evict: (Slot) -> Void) {
+    /// Evicts in policy order (`evictNext`) until an entry of `cost` fits both limits:
+    /// what most policies' `insert` does first.
+    @inlinable @inline(__always)
+    public mutating func makeRoom(for cost: Int, evict: (Slot) -> Void) {
         while limits.isOver(cost: totalCost, count: count, adding: cost), let victim = evictNext() {
             evict(victim)
         }

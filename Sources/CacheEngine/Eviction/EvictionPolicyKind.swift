@@ -11,6 +11,8 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
     case arc, twoQ, lirs
     /// A real Foundation NSCache (the apps' choice), for comparison.
     case nsCache
+    /// A policy written outside this package; not among `allCases`, nor parsed by `init?(name:)`.
+    case custom(CustomEvictionPolicy)
 
     public static let allCases: [EvictionPolicyKind] = [
         .lru, .fifo, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .s3fifo(moveToMainThreshold: 2),
@@ -40,6 +42,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
         case .twoQ: "2q"
         case .lirs: "lirs"
         case .nsCache: "nscache"
+        case .custom(let policy): policy.name
         }
     }
 
@@ -63,6 +66,7 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
         case .twoQ: visitor.visit(TwoQPolicy(limits: limits))
         case .lirs: visitor.visit(LIRSPolicy(limits: limits))
         case .nsCache: visitor.visit(NSCachePolicy(limits: limits))
+        case .custom(let policy): policy.withPolicy(limits: limits, visitor)
         }
     }
 }

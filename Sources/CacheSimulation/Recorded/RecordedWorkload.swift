@@ -56,6 +56,8 @@ public struct RecordedWorkload: Sendable {
     /// Gap on the workload clock between one session's last event and the next session.
     static let sessionGap: UInt64 = 3_600 * 1_000_000_000
 
+    /// Reads a trace file (`.jsonl` or `.jsonl.gz`, as `record` and `import` write it) into
+    /// interned arrays; a malformed line is a `TraceError` naming its file and line.
     public static func load(path: String, allowsEmpty: Bool = false) throws(TraceError) -> RecordedWorkload {
         var reader = try TraceReader(path: path, allowsEmpty: allowsEmpty)
         var workload = RecordedWorkload(name: path.split(separator: "/").last.map(String.init) ?? path, header: reader.header)

@@ -11,7 +11,16 @@ extension RecordedWorkload {
         strategy: CacheKeyStrategy, cancelWindowMilliseconds: Int = .max,
         thumbnailFormat: EncodedFormat = ImagePipeline.Configuration.defaultThumbnailDiskFormat
     ) -> SimulationTrace {
+        simulationTraceAndKeys(strategy: strategy, cancelWindowMilliseconds: cancelWindowMilliseconds, thumbnailFormat: thumbnailFormat).trace
+    }
+
+    /// The simulation trace and its memory keys as strings, by key id (what `CacheReplay` hands a cache of your own).
+    func simulationTraceAndKeys(
+        strategy: CacheKeyStrategy, cancelWindowMilliseconds: Int = .max,
+        thumbnailFormat: EncodedFormat = ImagePipeline.Configuration.defaultThumbnailDiskFormat
+    ) -> (trace: SimulationTrace, memoryKeys: [String]) {
         var trace = SimulationTrace()
+        var memoryKeys: [String] = []
         trace.reserveCapacity(requests.count)
         var memoryIDs: [String: Slot] = [:], diskIDs: [String: Slot] = [:]
         var memoryKeyOfPair: [Int64: Slot] = [:], thumbnailKeyOfPair: [Int64: Slot] = [:]
@@ -36,6 +45,7 @@ extension RecordedWorkload {
             let slot = memoryIDs[key] ?? {
                 let slot = trace.addKey(fingerprint: key.cacheFingerprint)
                 memoryIDs[key] = slot
+                memoryKeys.append(key)
                 return slot
             }()
             memoryKeyOfPair[pair] = slot
@@ -79,7 +89,7 @@ extension RecordedWorkload {
             append(events[nextEvent], to: &trace, memoryKeysOfURL: memoryKeysOfURL, diskKeysOfURL: diskKeysOfURL)
             nextEvent += 1
         }
-        return trace
+        return (trace, memoryKeys)
     }
 
     private func append(_ event: Event, to trace: inout SimulationTrace, memoryKeysOfURL: [[Slot]], diskKeysOfURL: [[Slot]]) {

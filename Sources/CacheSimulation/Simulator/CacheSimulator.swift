@@ -1,9 +1,13 @@
 import ImagePipeline
 /// What a simulation is asked to run.
 public struct SimulationConfiguration: Sendable, Hashable {
+    /// The memory tier's limits.
     public var limits: CacheLimits
+    /// The memory tier's eviction policy: a built-in one, or `.custom` for your own.
     public var policy: EvictionPolicyKind
+    /// Memory entries expire this long after insertion (trace time); nil for never.
     public var timeToLive: Duration?
+    /// How the memory tier reacts to a warning of each level.
     public var pressure: MemoryPressurePolicy
     /// Where memory warnings come from.
     public var warnings: WarningSource
@@ -78,6 +82,9 @@ public struct SimulationConfiguration: Sendable, Hashable {
 
 /// Runs a trace through a policy with the same `CacheCore` the live cache uses.
 public enum CacheSimulator {
+    /// Runs `trace` under `configuration`, one request at a time (or `inFlight`
+    /// together): deterministic, so the same inputs always give the same figures.
+    /// A `.custom` policy runs through generic code, slower than the built-in ones.
     public static func run(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> SimulationResult {
         configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration, recordsAnswers: false)).result
     }
