@@ -21,11 +21,14 @@ struct SimulateCommand: ParsableCommand {
         "libCacheSim's semantics, so figures compare with its: the requests `export` writes, no per-entry cap, no disk, no warnings.",
         discussion: "Recorded traces are replayed as the plain requests `export --keys` writes (the strategy --keys names): cancellations, offline spells, relaunches and invalidations are left out, as libCacheSim's traces cannot carry them. Overrides --max-entry, --disk and --warnings; add --objects for its object mode."))
     var libcachesim = false
+    @OptionGroup var sharding: ShardOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         var matrix = try cache.matrix()
         let inputs = try libcachesim ? libCacheSimInputs(strategies: matrix.strategies) : workloads.loadInputs()
+        try sharding.check(traceNames: inputs.map(\.name))
+        matrix.shard = sharding.shard
         if libcachesim {
             matrix.maxEntryFraction = 1
             matrix.diskSizes = [nil]
@@ -44,6 +47,7 @@ struct SimulateCommand: ParsableCommand {
             format: "simulate: %d runs, %.1f M requests in %.2f s (%.1f M requests/s over all cores, bounds included)\n",
             results.simulations.count, Double(requests) / 1e6, seconds, Double(requests) / 1e6 / max(seconds, 1e-9)).utf8))
         output.show("simulate", ReportTables.simulations(results.simulations))
+        sharding.record(in: &results)
         try output.finish(results)
     }
 
@@ -109,18 +113,22 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Key strategy.") var keys = ReplayDefaults.keyStrategy.description
     @Option(help: "Memory sizes (default: 1% to 100% of the working set).")
     var memory = MissRatioSweep.defaultFractions.map { ByteSize.fraction($0).description }.joined(separator: ",")
+    @OptionGroup var sharding: ShardOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let inputs = try workloads.loadInputs()
+        try sharding.check(traceNames: inputs.map(\.name))
         guard let strategy = try CacheOptions.strategies(keys).first else { return }
         var results = BenchResults(command: commandLine)
         results.datasets = inputs.compactMap {
             if case .recorded(let workload) = $0 { workload.summary } else { nil }
         }
         results.sweeps = MissRatioSweep.run(
-            inputs, strategy: strategy, policies: try CacheOptions.policies(policy), sizes: try CacheOptions.list(memory).map(CacheOptions.size))
+            inputs, strategy: strategy, policies: try CacheOptions.policies(policy), sizes: try CacheOptions.list(memory).map(CacheOptions.size),
+            shard: sharding.shard)
         output.show("sweep", ReportTables.sweep(results.sweeps))
+        sharding.record(in: &results)
         try output.finish(results)
     }
 }

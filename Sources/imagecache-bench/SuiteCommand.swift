@@ -11,6 +11,7 @@ struct SuiteCommand: AsyncParsableCommand {
     @Flag(help: "Skip the live replay (CI gates the deterministic figures only).") var noReplay = false
     @Option(parsing: .unconditional, help: "Requests of the live replay.") var replayRequests = 3_000
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
+    @OptionGroup var sharding: ShardOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -19,22 +20,27 @@ struct SuiteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let loaded = try workloads.load()
+        try sharding.check(traceNames: loaded.map(\.name))
         var suite = BenchSuite()
+        suite.shard = sharding.shard
         if noReplay {
             suite.replay = nil
         } else {
             suite.replay?.requestLimit = replayRequests
             suite.replay?.originStore = store
         }
-        let results = try await suite.run(loaded, command: commandLine)
-        let defaults = results.simulations.prefix(loaded.count)
+        var results = try await suite.run(loaded, command: commandLine)
+        // Each dataset's simulations start with the default configuration's row.
+        var seen = Set<String>()
+        let isDefault = results.simulations.map { seen.insert($0.trace).inserted }
         output.show("default configuration by tier (\(ReplayDefaults.policy), memory \(ByteSize.format(ReplayDefaults.memoryBytes)), disk 150MB, keys \(ReplayDefaults.keyStrategy))",
-                    ReportTables.simulations(Array(defaults)))
+                    ReportTables.simulations(zip(results.simulations, isDefault).filter { $0.1 }.map(\.0)))
         output.show("policies at \(suite.memorySizes.map(\.description).joined(separator: ", ")) with Belady and the PFOO-L bound",
-                    ReportTables.simulations(Array(results.simulations.dropFirst(loaded.count))))
+                    ReportTables.simulations(zip(results.simulations, isDefault).filter { !$0.1 }.map(\.0)))
         output.show("key strategies", ReportTables.keys(results.keyComparisons))
         output.show("memory warnings", ReportTables.warnings(results.memoryWarnings))
         output.show("live replay", ReportTables.replays(results.replays))
+        sharding.record(in: &results)
         try output.finish(results)
     }
 }

@@ -13,6 +13,8 @@ public struct BenchResults: Codable, Sendable {
     /// The tool's version and commit; absent in files written before it was recorded.
     public var tool: ToolProvenance?
     public var machine: Machine
+    /// Set when the run was one shard of a larger one (`--shard`); absent otherwise.
+    public var shard: ShardRecord?
     public var datasets: [DatasetSummary] = []
     public var simulations: [SimulationRow] = []
     public var keyComparisons: [KeyComparisonRow] = []

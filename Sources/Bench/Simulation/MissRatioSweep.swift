@@ -29,10 +29,12 @@ public enum MissRatioSweep {
         run(workloads.map { .recorded($0) }, strategy: strategy, policies: policies, sizes: sizes, progress: progress)
     }
 
-    /// The curves of recorded traces (keyed by `strategy`) and of plain ones (keyed already).
+    /// The curves of recorded traces (keyed by `strategy`) and of plain ones (keyed already),
+    /// point by point in (trace, size) order: each size's policies, then its references.
+    /// With `shard`, only that part of the (trace, size) units.
     public static func run(
         _ inputs: [SimulationMatrix.Input], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind],
-        sizes: [ByteSize] = defaultFractions.map(ByteSize.fraction), progress: ProgressLine = ProgressLine()
+        sizes: [ByteSize] = defaultFractions.map(ByteSize.fraction), shard: Shard? = nil, progress: ProgressLine = ProgressLine()
     ) -> [SweepPoint] {
         var matrix = SimulationMatrix()
         matrix.strategies = [strategy]
@@ -40,27 +42,31 @@ public enum MissRatioSweep {
         matrix.diskSizes = [nil]
         matrix.policies = policies
         matrix.warnings = .none
+        matrix.shard = shard
         let rows = matrix.run(inputs, progress: progress)
-        let footprints = Dictionary(inputs.map { input in
+        var footprints: [String: Int] = [:]
+        for input in inputs where footprints[input.name] == nil && rows.contains(where: { $0.trace == input.name }) {
             switch input {
-            case .recorded(let workload): (workload.name, workload.simulationTrace(strategy: strategy).memoryFootprint)
-            case .plain(let name, let trace): (name, trace.memoryFootprint)
+            case .recorded(let workload): footprints[workload.name] = workload.simulationTrace(strategy: strategy).memoryFootprint
+            case .plain(let name, let trace): footprints[name] = trace.memoryFootprint
             }
-        }, uniquingKeysWith: { first, _ in first })
-        var points = rows.map { row in
-            SweepPoint(
-                trace: row.trace, keyStrategy: row.keyStrategy, policy: row.policy, memoryBytes: row.memoryBytes,
-                fraction: Double(row.memoryBytes) / Double(max(footprints[row.trace] ?? 1, 1)),
-                hitRatio: row.result.hitRatio, byteHitRatio: row.result.byteHitRatio)
         }
-        // The references, once per size (they are the same row for every policy).
-        var seen = Set<String>()
-        for row in rows where seen.insert("\(row.trace) \(row.memoryBytes)").inserted {
-            guard let bounds = row.bounds else { continue }
-            let fraction = Double(row.memoryBytes) / Double(max(footprints[row.trace] ?? 1, 1))
-            points.append(.init(trace: row.trace, keyStrategy: row.keyStrategy, policy: "belady", memoryBytes: row.memoryBytes,
+        var points: [SweepPoint] = []
+        // The matrix gives one row per policy for each (trace, size), in that order.
+        for start in stride(from: 0, to: rows.count, by: max(policies.count, 1)) {
+            let group = rows[start..<min(start + policies.count, rows.count)]
+            let first = group[group.startIndex]
+            let fraction = Double(first.memoryBytes) / Double(max(footprints[first.trace] ?? 1, 1))
+            for row in group {
+                points.append(.init(
+                    trace: row.trace, keyStrategy: row.keyStrategy, policy: row.policy, memoryBytes: row.memoryBytes,
+                    fraction: fraction, hitRatio: row.result.hitRatio, byteHitRatio: row.result.byteHitRatio))
+            }
+            // The references, once per size (they are the same for every policy).
+            guard let bounds = first.bounds else { continue }
+            points.append(.init(trace: first.trace, keyStrategy: first.keyStrategy, policy: "belady", memoryBytes: first.memoryBytes,
                                 fraction: fraction, hitRatio: bounds.belady, byteHitRatio: .nan))
-            points.append(.init(trace: row.trace, keyStrategy: row.keyStrategy, policy: "pfoo-l", memoryBytes: row.memoryBytes,
+            points.append(.init(trace: first.trace, keyStrategy: first.keyStrategy, policy: "pfoo-l", memoryBytes: first.memoryBytes,
                                 fraction: fraction, hitRatio: bounds.objectBound, byteHitRatio: bounds.byteBound))
         }
         return points

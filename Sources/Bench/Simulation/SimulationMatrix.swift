@@ -20,6 +20,9 @@ public struct SimulationMatrix: Sendable {
     /// Largest memory entry, as a share of the memory size (`CacheLimits.maxEntryFraction`).
     public var maxEntryFraction = 0.1
     public var bounds = true
+    /// Only this part of the matrix: its units are the (trace, strategy, memory size)
+    /// groups, each with its disk sizes, policies, reactions and bounds.
+    public var shard: Shard?
 
     public init() {}
 
@@ -33,7 +36,7 @@ public struct SimulationMatrix: Sendable {
         case recorded(RecordedWorkload)
         case plain(name: String, SimulationTrace)
 
-        var name: String {
+        public var name: String {
             switch self {
             case .recorded(let workload): workload.name
             case .plain(let name, _): name
@@ -45,23 +48,33 @@ public struct SimulationMatrix: Sendable {
         struct Cell: Sendable {
             let trace: Int, strategy: Int, memory: Int, disk: Int, policy: Int, reaction: Int
         }
-        // One trace per (input, strategy), shared by its cells.
-        let traces: [[(strategy: String, trace: SimulationTrace)]] = inputs.map { input in
-            switch input {
-            case .recorded(let workload): strategies.map { ($0.description, workload.simulationTrace(strategy: $0)) }
+        // Units in the order rows come out: (trace, strategy, memory size); a shard takes a contiguous range.
+        let strategyCounts = inputs.map { if case .plain = $0 { 1 } else { strategies.count } }
+        var groups: [Cell] = []
+        for trace in inputs.indices {
+            for strategy in 0..<strategyCounts[trace] {
+                for memory in memorySizes.indices {
+                    groups.append(Cell(trace: trace, strategy: strategy, memory: memory, disk: 0, policy: 0, reaction: 0))
+                }
+            }
+        }
+        let owned = Array(groups[shard.units(of: groups.count)])
+        // One keyed trace per (input, strategy) the owned groups use, shared by their cells.
+        var needed = inputs.indices.map { Array(repeating: false, count: strategyCounts[$0]) }
+        for group in owned { needed[group.trace][group.strategy] = true }
+        let traces: [[(strategy: String, trace: SimulationTrace)]] = inputs.indices.map { index in
+            switch inputs[index] {
+            case .recorded(let workload):
+                strategies.indices.map { needed[index][$0] ? (strategies[$0].description, workload.simulationTrace(strategy: strategies[$0])) : ("", SimulationTrace()) }
             case .plain(_, let trace): [("interned", trace)]
             }
         }
         var cells: [Cell] = []
-        for trace in traces.indices {
-            for strategy in traces[trace].indices {
-                for memory in memorySizes.indices {
-                    for disk in diskSizes.indices {
-                        for policy in policies.indices {
-                            for reaction in reactions.indices {
-                                cells.append(Cell(trace: trace, strategy: strategy, memory: memory, disk: disk, policy: policy, reaction: reaction))
-                            }
-                        }
+        for group in owned {
+            for disk in diskSizes.indices {
+                for policy in policies.indices {
+                    for reaction in reactions.indices {
+                        cells.append(Cell(trace: group.trace, strategy: group.strategy, memory: group.memory, disk: disk, policy: policy, reaction: reaction))
                     }
                 }
             }
@@ -69,8 +82,11 @@ public struct SimulationMatrix: Sendable {
         // Footprints are another pass over each trace: only when a size is a share of one.
         let relativeMemory = memorySizes.contains { if case .fraction = $0 { true } else { false } }
         let relativeDisk = diskSizes.contains { if case .fraction = $0 { true } else { false } }
-        let footprints = traces.map {
-            $0.map { (memory: relativeMemory ? $0.trace.memoryFootprint : 0, disk: relativeDisk ? $0.trace.diskFootprint : 0) }
+        let footprints = traces.indices.map { index in
+            traces[index].indices.map { strategy in
+                let trace = traces[index][strategy].trace, used = needed[index][strategy]
+                return (memory: relativeMemory && used ? trace.memoryFootprint : 0, disk: relativeDisk && used ? trace.diskFootprint : 0)
+            }
         }
         let rows = ParallelMap.run(cells, progress: progress, label: "simulate") { cell -> SimulationRow in
             let (strategy, trace) = traces[cell.trace][cell.strategy]
@@ -92,21 +108,15 @@ public struct SimulationMatrix: Sendable {
         }
         guard bounds else { return rows }
         // Bounds per (trace, strategy, memory size), computed once each.
-        var boundCells: [Cell] = []
-        for trace in traces.indices {
-            for strategy in traces[trace].indices {
-                for memory in memorySizes.indices {
-                    boundCells.append(Cell(trace: trace, strategy: strategy, memory: memory, disk: 0, policy: 0, reaction: 0))
-                }
-            }
+        let scoped = traces.indices.map { index in
+            traces[index].indices.map { needed[index][$0] ? traces[index][$0].trace.scopedToLaunches() : SimulationTrace() }
         }
-        let scoped = traces.map { $0.map { $0.trace.scopedToLaunches() } }
-        let found = ParallelMap.run(boundCells, progress: progress, label: "bounds") { cell -> OfflineBoundsRow in
+        let found = ParallelMap.run(owned, progress: progress, label: "bounds") { cell -> OfflineBoundsRow in
             let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprints[cell.trace][cell.strategy].memory)
             return OfflineBoundsRow(trace: scoped[cell.trace][cell.strategy], limits: CacheLimits(costLimit: memoryBytes, maxEntryFraction: maxEntryFraction))
         }
         var boundsByCell: [String: OfflineBoundsRow] = [:]
-        for (cell, bound) in zip(boundCells, found) {
+        for (cell, bound) in zip(owned, found) {
             boundsByCell["\(cell.trace) \(cell.strategy) \(cell.memory)"] = bound
         }
         return zip(cells, rows).map { cell, row in

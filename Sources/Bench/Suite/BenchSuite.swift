@@ -17,11 +17,18 @@ public struct BenchSuite: Sendable {
     }()
     /// Which dataset the live replay uses (the first one whose name starts with this).
     public var replayDataset = "vanilladin"
+    /// Only this part of the suite: its units are the datasets, each with all its sections
+    /// (and the live replay with the dataset it replays).
+    public var shard: Shard?
 
     public init() {}
 
-    public func run(_ workloads: [RecordedWorkload], command: String, progress: ProgressLine = ProgressLine()) async throws -> BenchResults {
+    /// Every section, dataset by dataset in the order given (the default
+    /// configuration's row first among a dataset's simulations), so shards of
+    /// consecutive datasets concatenate into the whole run.
+    public func run(_ all: [RecordedWorkload], command: String, progress: ProgressLine = ProgressLine()) async throws -> BenchResults {
         var results = BenchResults(command: command)
+        let workloads = Array(all[shard.units(of: all.count)])
         results.datasets = workloads.map(\.summary)
 
         let defaults = SimulationMatrix()
@@ -37,10 +44,26 @@ public struct BenchSuite: Sendable {
         results.memoryWarnings = WarningComparison.run(
             workloads, sources: [.trace, .every(seconds: 60)], reactions: WarningReaction.standard, configuration: defaults, progress: progress)
 
-        if let replay, let workload = workloads.first(where: { $0.name.hasPrefix(replayDataset) }) ?? workloads.first {
-            results.replays = [try await LiveReplay.run(workload, options: replay, progress: progress)]
+        let replayed = all.firstIndex { $0.name.hasPrefix(replayDataset) } ?? (all.isEmpty ? nil : 0)
+        if let replay, let replayed, shard.units(of: all.count).contains(replayed) {
+            results.replays = [try await LiveReplay.run(all[replayed], options: replay, progress: progress)]
         }
+        results.orderByDataset(workloads.map(\.name))
         results.deriveFigures()
         return results
+    }
+}
+
+extension BenchResults {
+    /// Each section's rows grouped by dataset in the order `names` gives, keeping their order within a dataset.
+    mutating func orderByDataset(_ names: [String]) {
+        let rank = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        func ordered<Row>(_ rows: [Row], _ trace: (Row) -> String) -> [Row] {
+            rows.enumerated().sorted { (rank[trace($0.element)] ?? .max, $0.offset) < (rank[trace($1.element)] ?? .max, $1.offset) }.map(\.element)
+        }
+        simulations = ordered(simulations, \.trace)
+        keyComparisons = ordered(keyComparisons, \.trace)
+        sweeps = ordered(sweeps, \.trace)
+        memoryWarnings = ordered(memoryWarnings, \.trace)
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Combines the `results.json` of a run's shards into the results of the whole run:
+/// the sections concatenated in shard order (each shard did a contiguous range of
+/// the run's units, in the order the unsharded run writes them), the datasets
+/// once each, the figures derived again. Refuses parts that do not make one run.
+public enum ShardMerge {
+    public struct MergeError: Error, CustomStringConvertible, Equatable {
+        public let reason: String
+        public var description: String { reason }
+    }
+
+    /// `parts`: each shard's results and where it came from (for messages).
+    public static func merge(_ parts: [(source: String, results: BenchResults)]) throws(MergeError) -> BenchResults {
+        guard let first = parts.first else { throw MergeError(reason: "no results to merge") }
+        var records: [ShardRecord] = []
+        for part in parts {
+            guard let record = part.results.shard else {
+                throw MergeError(reason: "\(part.source) is not a shard's results (it has no `shard`: run the command with --shard i/n)")
+            }
+            records.append(record)
+        }
+        // The output folder differs from shard to shard and changes nothing measured (as for `gate`).
+        let count = records[0].count, invocation = Gate.invocation(of: records[0].command)
+        let command = (["imagecache-bench"] + invocation).joined(separator: " ")
+        for (part, record) in zip(parts, records) {
+            if record.count != count {
+                throw MergeError(reason: "\(part.source) is shard \(record.index)/\(record.count), \(first.source) one of \(count)")
+            }
+            if Gate.invocation(of: record.command) != invocation {
+                throw MergeError(reason: "\(part.source) ran `\(record.command)`, \(first.source) `\(records[0].command)`: shards of different runs")
+            }
+            if part.results.tool?.commit != first.results.tool?.commit {
+                throw MergeError(reason: "\(part.source) was made by \(part.results.tool?.commit ?? "an unknown commit"), \(first.source) by \(first.results.tool?.commit ?? "an unknown commit"): the shards of one run need one build")
+            }
+        }
+        let indices = records.map(\.index)
+        if let repeated = Dictionary(grouping: indices, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            throw MergeError(reason: "shard \(repeated)/\(count) is given twice")
+        }
+        let missing = (1...count).filter { !indices.contains($0) }
+        guard missing.isEmpty else {
+            throw MergeError(reason: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing")
+        }
+        var merged = BenchResults(command: command)
+        merged.tool = first.results.tool
+        merged.machine = first.results.machine
+        var seen = Set<String>()
+        for (_, part) in parts.sorted(by: { $0.results.shard!.index < $1.results.shard!.index }) {
+            merged.datasets += part.datasets.filter { seen.insert($0.name).inserted }
+            merged.simulations += part.simulations
+            merged.keyComparisons += part.keyComparisons
+            merged.sweeps += part.sweeps
+            merged.memoryWarnings += part.memoryWarnings
+            merged.replays += part.replays
+        }
+        merged.deriveFigures()
+        return merged
+    }
+}
