@@ -19,7 +19,8 @@ extension BenchResults {
             add(Figure(id + "/unusableFileNames", Double(row.unusableFileNames), better: .lower))
         }
         for point in sweeps where point.hitRatio.isFinite {
-            add(Figure("sweep/\(point.trace)/\(point.keyStrategy)/\(point.policy)/m\(point.memoryBytes)/hitRatio", point.hitRatio, better: .higher))
+            let sampled = point.sampleRate.map { "/sampled\($0)" } ?? ""
+            add(Figure("sweep/\(point.trace)/\(point.keyStrategy)/\(point.policy)/m\(point.memoryBytes)\(sampled)/hitRatio", point.hitRatio, better: .higher))
         }
         for row in memoryWarnings {
             let id = "memwarn/\(row.trace)/\(row.source)/\(row.reaction)"

@@ -12,6 +12,8 @@ public struct SweepPoint: Codable, Sendable {
     public var fraction: Double
     public var hitRatio: Double
     public var byteHitRatio: Double
+    /// The spatial sampling rate the point was estimated at; nil for an exact point.
+    public var sampleRate: Double? = nil
 
     public var missRatio: Double { 1 - hitRatio }
 }
@@ -34,9 +36,14 @@ public enum MissRatioSweep {
     /// With `shard`, only that part of the (trace, size) units.
     public static func run(
         _ inputs: [SimulationMatrix.Input], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind],
-        sizes: [ByteSize] = defaultFractions.map(ByteSize.fraction), shard: Shard? = nil, progress: ProgressLine = ProgressLine()
+        sizes: [ByteSize] = defaultFractions.map(ByteSize.fraction), shard: Shard? = nil, sample: Double? = nil,
+        bounds: Bool = true, progress: ProgressLine = ProgressLine()
     ) -> [SweepPoint] {
+        if let sample {
+            return sampled(inputs, strategy: strategy, policies: policies, sizes: sizes, rate: sample, shard: shard, bounds: bounds, progress: progress)
+        }
         var matrix = SimulationMatrix()
+        matrix.bounds = bounds
         matrix.strategies = [strategy]
         matrix.memorySizes = sizes
         matrix.diskSizes = [nil]

@@ -1,0 +1,63 @@
+import ImagePipeline
+import CacheSimulation
+
+extension MissRatioSweep {
+    /// Miss-ratio curves from a spatial sample of each trace's keys at `rate`: LRU by
+    /// SHARDS (every size in one pass, with the rate adjustment), every other policy and
+    /// the offline references by scaled-down simulation (the sample through a cache of
+    /// rate × the size; the per-entry cap stays at its full-size bytes where the
+    /// scaled cache can hold them). Points come out as the exact sweep's do, each
+    /// marked with its rate.
+    static func sampled(
+        _ inputs: [SimulationMatrix.Input], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind], sizes: [ByteSize],
+        rate: Double, shard: Shard?, bounds: Bool, progress: ProgressLine
+    ) -> [SweepPoint] {
+        let maxEntryFraction = 0.1
+        let owned = shard.units(of: inputs.count * sizes.count)
+        var points: [SweepPoint] = []
+        for (index, input) in inputs.enumerated() {
+            let ownedSizes = sizes.indices.filter { owned.contains(index * sizes.count + $0) }
+            guard !ownedSizes.isEmpty else { continue }
+            let (name, keyStrategy, full): (String, String, SimulationTrace) = switch input {
+            case .recorded(let workload): (workload.name, strategy.description, workload.simulationTrace(strategy: strategy))
+            case .plain(let name, let trace): (name, "interned", trace)
+            }
+            let footprint = full.memoryFootprint
+            let sample = SpatialSample(full, rate: rate)
+            let capacities = ownedSizes.map { sizes[$0].resolved(footprint: footprint) }
+            let lru = policies.contains(.lru) ? SampledLRU.curve(sample, capacities: capacities, maxEntryFraction: maxEntryFraction) : []
+            let scaled = capacities.map {
+                CacheLimits(costLimit: Int((Double($0) * rate).rounded()), maxEntryFraction: min(maxEntryFraction / rate, 1))
+            }
+            let others = policies.filter { $0 != .lru }
+            let cells = scaled.indices.flatMap { size in others.indices.map { (size: size, policy: $0) } }
+            let simulated = ParallelMap.run(cells, progress: progress, label: "sampled \(name)") { cell in
+                CacheSimulator.run(sample.trace, SimulationConfiguration(limits: scaled[cell.size], policy: others[cell.policy], warnings: .none))
+            }
+            let scoped = bounds ? sample.trace.scopedToLaunches() : SimulationTrace()
+            let references = bounds
+                ? ParallelMap.run(Array(scaled.indices), progress: progress, label: "sampled bounds") { OfflineBoundsRow(trace: scoped, limits: scaled[$0]) }
+                : []
+            for (position, capacity) in capacities.enumerated() {
+                let fraction = Double(capacity) / Double(max(footprint, 1))
+                func point(_ policy: String, _ hitRatio: Double, _ byteHitRatio: Double) -> SweepPoint {
+                    SweepPoint(trace: name, keyStrategy: keyStrategy, policy: policy, memoryBytes: capacity, fraction: fraction,
+                               hitRatio: hitRatio, byteHitRatio: byteHitRatio, sampleRate: rate)
+                }
+                for policy in policies {
+                    if policy == .lru {
+                        points.append(point(policy.description, lru[position].hitRatio, lru[position].byteHitRatio))
+                    } else {
+                        let result = simulated[position * others.count + others.firstIndex(of: policy)!]
+                        points.append(point(policy.description, sample.adjustedHitRatio(hits: result.hits), result.byteHitRatio))
+                    }
+                }
+                if bounds {
+                    points.append(point("belady", references[position].belady, .nan))
+                    points.append(point("pfoo-l", references[position].objectBound, references[position].byteBound))
+                }
+            }
+        }
+        return points
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+@testable import Bench
+import CacheSimulation
+import ImagePipeline
+
+@Suite("sweep --sample")
+struct SampledSweepTests {
+    @Test("at rate 1 the sampled sweep (SHARDS for LRU, scaled-down simulation for the rest, bounds) gives the exact sweep's points")
+    func rateOneIsExact() throws {
+        let inputs = try ["vanilladin-small.jsonl", "mymarket.jsonl.gz"].map {
+            SimulationMatrix.Input.recorded(try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent($0).path))
+        }
+        let policies: [EvictionPolicyKind] = [.lru, .sieve, .s3fifo(moveToMainThreshold: 1)]
+        let sizes: [ByteSize] = [.fraction(0.02), .fraction(0.2), .bytes(4 << 20)]
+        let exact = MissRatioSweep.run(inputs, strategy: ReplayDefaults.keyStrategy, policies: policies, sizes: sizes)
+        let sampled = MissRatioSweep.run(inputs, strategy: ReplayDefaults.keyStrategy, policies: policies, sizes: sizes, sample: 1)
+        #expect(exact.count == inputs.count * sizes.count * (policies.count + 2))
+        #expect(sampled.count == exact.count)
+        for (estimate, truth) in zip(sampled, exact) {
+            #expect(estimate.sampleRate == 1 && truth.sampleRate == nil)
+            #expect(estimate.trace == truth.trace && estimate.policy == truth.policy && estimate.memoryBytes == truth.memoryBytes)
+            #expect(estimate.hitRatio == truth.hitRatio, "\(truth.trace) \(truth.policy) \(truth.memoryBytes)")
+            #expect(estimate.byteHitRatio == truth.byteHitRatio || (estimate.byteHitRatio.isNaN && truth.byteHitRatio.isNaN))
+        }
+    }
+}
