@@ -67,19 +67,24 @@ struct WorkloadOptions: ParsableArguments {
         let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
         return try paths.map { path in
             progress.update("reading \(path)")
-            let name = URL(fileURLWithPath: path).lastPathComponent
-            if let format = try delimitedFormat(of: path) {
-                return .plain(name: name, try DelimitedTrace.read(path, format: format, objects: objects, allowsEmpty: allowEmpty))
-            }
-            if traceFormat == .oracleGeneral || (traceFormat == nil && OracleGeneralTrace.isOracleGeneral(path)) {
-                return .plain(name: name, try OracleGeneralTrace.read(path, objects: objects))
-            }
-            guard traceFormat == .icbt || (traceFormat == nil && SimulationTraceFile.isBinaryTrace(path)) else {
-                let workload = try RecordedWorkload.load(path: path, allowsEmpty: allowEmpty)
-                return .recorded(requests.map { workload.prefix($0) } ?? workload)
-            }
-            return .plain(name: name, try SimulationTraceFile.read(path))
+            if let plain = try plainTrace(path) { return .plain(name: URL(fileURLWithPath: path).lastPathComponent, plain) }
+            let workload = try RecordedWorkload.load(path: path, allowsEmpty: allowEmpty)
+            return .recorded(requests.map { workload.prefix($0) } ?? workload)
         }
+    }
+
+    /// The trace at `path` when it is a plain one (csv, tsv, txt, oracleGeneral, `.icbt`); nil for a recorded trace.
+    func plainTrace(_ path: String) throws -> SimulationTrace? {
+        if let format = try delimitedFormat(of: path) {
+            return try DelimitedTrace.read(path, format: format, objects: objects, allowsEmpty: allowEmpty)
+        }
+        if traceFormat == .oracleGeneral || (traceFormat == nil && OracleGeneralTrace.isOracleGeneral(path)) {
+            return try OracleGeneralTrace.read(path, objects: objects)
+        }
+        if traceFormat == .icbt || (traceFormat == nil && SimulationTraceFile.isBinaryTrace(path)) {
+            return try SimulationTraceFile.read(path)
+        }
+        return nil
     }
 
     static func defaultDatasets(directory: String = "datasets") throws -> [String] {

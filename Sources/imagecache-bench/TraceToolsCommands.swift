@@ -70,22 +70,44 @@ struct ExportCommand: ParsableCommand {
 }
 
 struct StatsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Summary statistics of traces.")
-    @Argument(help: "Trace files. Default: every .jsonl.gz in ./datasets.") var traces: [String] = []
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "Summary statistics of traces: recorded ones, and plain ones (csv, tsv, txt, oracleGeneral, .icbt).")
+    @OptionGroup var workloads: WorkloadOptions
     @Flag(help: "JSON instead of a table.") var json = false
-    @Flag(help: "Accept a trace with no events (refused by default: it is usually a cut file).") var allowEmpty = false
+
+    func validate() throws {
+        if workloads.requests != nil { throw ValidationError("--requests: stats reads whole traces") }
+    }
+
+    /// One trace's statistics, as its kind has them.
+    enum Entry: Encodable {
+        case recorded(TraceStatistics), plain(PlainTraceStatistics)
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .recorded(let statistics): try statistics.encode(to: encoder)
+            case .plain(let statistics): try statistics.encode(to: encoder)
+            }
+        }
+    }
 
     func run() throws {
         var seen = Set<String>()
-        let paths = traces.isEmpty ? try WorkloadOptions.defaultDatasets() : traces
-        let all = try paths.filter { seen.insert($0).inserted }.map { (path: $0, statistics: try TraceStatistics.of(path: $0, allowsEmpty: allowEmpty)) }
+        let paths = workloads.traces.isEmpty ? try WorkloadOptions.defaultDatasets() : workloads.traces
+        let all = try paths.filter { seen.insert($0).inserted }.map { path -> (path: String, entry: Entry) in
+            if let plain = try workloads.plainTrace(path) { return (path, .plain(plain.plainStatistics)) }
+            return (path, .recorded(try TraceStatistics.of(path: path, allowsEmpty: workloads.allowEmpty)))
+        }
+        let names = all.map { URL(fileURLWithPath: $0.path).lastPathComponent }
         if json {
             // Keyed by file name, or by the path as given where two files share a name.
-            let names = all.map { URL(fileURLWithPath: $0.path).lastPathComponent }
             let keys = zip(all, names).map { entry, name in names.filter { $0 == name }.count > 1 ? entry.path : name }
-            print(try jsonText(Dictionary(uniqueKeysWithValues: zip(keys, all.map(\.statistics)).map { ($0, $1) })))
-        } else {
-            print(TraceStatisticsTable.render(all.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.statistics) }))
+            print(try jsonText(Dictionary(uniqueKeysWithValues: zip(keys, all.map(\.entry)).map { ($0, $1) })))
+            return
         }
+        let recorded = zip(names, all).compactMap { name, entry in if case .recorded(let s) = entry.entry { (name, s) } else { nil } }
+        let plain = zip(names, all).compactMap { name, entry in if case .plain(let s) = entry.entry { (name, s) } else { nil } }
+        if !recorded.isEmpty { print(TraceStatisticsTable.render(recorded)) }
+        if !plain.isEmpty { print(TraceStatisticsTable.render(plain: plain)) }
     }
 }

@@ -37,6 +37,22 @@ struct DelimitedTraceTests {
         }
     }
 
+    @Test("stats reads a dataset's csv and oracleGeneral exports alike, every request counted")
+    func statsOfExports() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = CraftedTrace.datasets.appendingPathComponent("mymarket.jsonl.gz").path
+        let csv = directory + "/mymarket.csv", binary = directory + "/mymarket.oracleGeneral"
+        try LibCacheSimExport(strategy: ReplayDefaults.keyStrategy, layout: .csv).export(source, to: csv)
+        try LibCacheSimExport(strategy: ReplayDefaults.keyStrategy, layout: .oracleGeneral).export(source, to: binary)
+        let output = try await BenchProcess.run(["stats", csv, binary, "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let statistics = try JSONDecoder().decode([String: PlainTraceStatistics].self, from: Data(output.stdout.utf8))
+        let fromCSV = try #require(statistics["mymarket.csv"]), fromBinary = try #require(statistics["mymarket.oracleGeneral"])
+        #expect(fromCSV == fromBinary)
+        #expect(try fromCSV.requests == RecordedWorkload.load(path: source).requests.count)
+        #expect(try fromCSV.uniqueBytes == OracleGeneralTrace.read(binary, objects: false).memoryFootprint)
+    }
+
     @Test("a mapped TSV: columns in any order, a header, quoted keys, text keys, a time unit")
     func mappedColumns() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -66,3 +66,25 @@ struct SamplingTests {
         }
     }
 }
+
+@Suite("Plain trace statistics")
+struct PlainTraceStatisticsTests {
+    @Test("hand-worked: A B A C B A")
+    func handWorked() {
+        var trace = SimulationTrace()
+        let a = trace.addKey(fingerprint: 1), b = trace.addKey(fingerprint: 2), c = trace.addKey(fingerprint: 3)
+        for (index, (key, size)) in [(a, 100), (b, 10), (a, 120), (c, 5), (b, 10), (a, 100)].enumerated() {
+            trace.append(key: key, cost: size, size: size, time: UInt64(index) * 2_000_000_000)
+        }
+        let statistics = trace.plainStatistics
+        #expect(statistics.requests == 6 && statistics.keys == 3)
+        #expect(statistics.requestedBytes == 345 && statistics.uniqueBytes == 135)
+        #expect(statistics.reuseRatio == 0.5)
+        #expect(statistics.oneHitWonderRatio == 1.0 / 3)
+        // Distinct keys between reuses: A after {B}, B after {A, C}, A after {C, B}.
+        #expect(statistics.reuseDistanceP50 == 2 && statistics.reuseDistanceP90 == 2 && statistics.reuseDistanceP99 == 2)
+        #expect(statistics.medianSize == 100 && statistics.largestSize == 120)
+        #expect(statistics.topOnePercentShare == 0.5)
+        #expect(statistics.durationSeconds == 10)
+    }
+}

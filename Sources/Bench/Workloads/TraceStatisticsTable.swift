@@ -1,5 +1,6 @@
 import Foundation
 import Workloads
+import CacheSimulation
 
 /// Trace statistics as a table for people (one row per trace).
 public enum TraceStatisticsTable {
@@ -18,4 +19,18 @@ public enum TraceStatisticsTable {
         return table.render()
     }
 
+    /// Plain traces (no sessions, URLs or pictures): their own columns.
+    public static func render(plain traces: [(name: String, statistics: PlainTraceStatistics)]) -> String {
+        var table = TextTable([("trace", .left), ("requests", .right), ("keys", .right), ("MB asked", .right), ("MB unique", .right),
+                               ("reuse", .right), ("one-hit keys", .right), ("dist p50/p90/p99", .right), ("size median/max", .right),
+                               ("top 1% keys", .right), ("seconds", .right)])
+        for (name, s) in traces {
+            table.append([name, "\(s.requests)", "\(s.keys)", ReportTables.megabytes(s.requestedBytes, .human),
+                          ReportTables.megabytes(s.uniqueBytes, .human), String(format: "%.1f%%", s.reuseRatio * 100),
+                          String(format: "%.1f%%", s.oneHitWonderRatio * 100),
+                          "\(s.reuseDistanceP50)/\(s.reuseDistanceP90)/\(s.reuseDistanceP99)", "\(s.medianSize)/\(s.largestSize)",
+                          String(format: "%.1f%%", s.topOnePercentShare * 100), String(format: "%.0f", s.durationSeconds)])
+        }
+        return table.render()
+    }
 }
