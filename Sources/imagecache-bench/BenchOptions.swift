@@ -53,7 +53,7 @@ struct WorkloadOptions: ParsableArguments {
         let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
         return try paths.map { path in
             if try delimitedFormat(of: path) != nil || traceFormat == .icbt || traceFormat == .oracleGeneral {
-                throw ValidationError("\(path): this command reads recorded traces (.jsonl, .jsonl.gz); simulate and sweep also read csv, tsv, txt, oracleGeneral and .icbt traces")
+                throw ValidationError("\(path): this command reads recorded traces (.jsonl, .jsonl.gz); simulate, sweep and stats also read csv, tsv, txt, oracleGeneral and .icbt traces")
             }
             progress.update("reading \(path)")
             let workload = try RecordedWorkload.load(path: path, allowsEmpty: allowEmpty)

@@ -41,7 +41,7 @@ public struct TraceReader {
         guard let number = try lines.next() else { throw .missingHeader(file: path) }
         let line = lines.withLine { Data($0) }
         if line.starts(with: "ICBT".utf8) {
-            throw .io(file: path, reason: "a binary simulation trace (.icbt), which simulate and sweep read; this command reads JSON Lines traces (.jsonl, .jsonl.gz)")
+            throw .io(file: path, reason: "a binary simulation trace (.icbt), which simulate, sweep and stats read; this command reads JSON Lines traces (.jsonl, .jsonl.gz)")
         }
         let header: TraceHeader
         do {
