@@ -46,7 +46,7 @@ public enum ShardMerge {
         merged.tool = first.results.tool
         merged.machine = first.results.machine
         var seen = Set<String>()
-        for (_, part) in parts.sorted(by: { $0.results.shard!.index < $1.results.shard!.index }) {
+        for (_, part) in zip(records, parts).sorted(by: { $0.0.index < $1.0.index }).map(\.1) {
             merged.datasets += part.datasets.filter { seen.insert($0.name).inserted }
             merged.simulations += part.simulations
             merged.keyComparisons += part.keyComparisons
