@@ -39,6 +39,7 @@ struct SuiteCommand: AsyncParsableCommand {
                     ReportTables.simulations(zip(results.simulations, isDefault).filter { !$0.1 }.map(\.0)))
         output.show("key strategies", ReportTables.keys(results.keyComparisons))
         output.show("memory warnings", ReportTables.warnings(results.memoryWarnings))
+        output.show("what each app's defects cost (imagecache-bench apps has every run)", ReportTables.appDefects(results.apps ?? []))
         output.show("live replay", ReportTables.replays(results.replays))
         sharding.record(in: &results)
         try output.finish(results)

@@ -27,6 +27,17 @@ extension BenchResults {
             add(Figure(id + "/hitRatioLoss", row.hitRatioLoss, better: .lower))
             add(Figure(id + "/refetchedBytes", Double(row.refetchedBytes), better: .lower))
         }
+        for row in apps ?? [] {
+            let id = "apps/\(row.trace)/\(row.preset)" + (row.fixedDefect.map { "/fix-" + $0 } ?? "")
+            add(Figure(id + "/hitRatio", row.hitRatio, better: .higher))
+            add(Figure(id + "/memoryHitRatio", row.memoryHitRatio, better: .higher))
+            add(Figure(id + "/wrongImages", Double(row.wrongImages), better: .lower))
+            add(Figure(id + "/staleImages", Double(row.staleImages), better: .lower))
+            add(Figure(id + "/unansweredRequests", Double(row.unansweredRequests), better: .lower))
+            add(Figure(id + "/duplicateDownloads", Double(row.duplicateDownloads), better: .lower))
+            add(Figure(id + "/originBytes", Double(row.originBytes), better: .lower))
+            add(Figure(id + "/peakMemoryBytes", Double(row.peakMemoryBytes), better: .lower))
+        }
         for report in replays {
             let id = "replay/\(report.trace)"
             add(Figure(id + "/requestsPerSecond", report.requestsPerSecond, kind: .timing, better: .higher))
@@ -49,6 +60,7 @@ extension BenchResults {
         keyComparisons = []
         sweeps = []
         memoryWarnings = []
+        apps = nil
         replays = []
         figures.sort { $0.id < $1.id }
     }

@@ -20,6 +20,8 @@ public struct BenchResults: Codable, Sendable {
     public var keyComparisons: [KeyComparisonRow] = []
     public var sweeps: [SweepPoint] = []
     public var memoryWarnings: [WarningComparisonRow] = []
+    /// The apps as shipped against the fixed pipeline; absent in files written before it was measured.
+    public var apps: [AppComparisonRow]?
     public var replays: [LiveReplayReport] = []
     public var figures: [Figure] = []
 

@@ -82,6 +82,10 @@ public enum ResultsWriter {
         try section("sweep", "Miss-ratio curves", ReportTables.sweep(results.sweeps), ReportTables.sweep(results.sweeps, style: .machine))
         try section("memory-warnings", "Memory warnings", ReportTables.warnings(results.memoryWarnings),
                     ReportTables.warnings(results.memoryWarnings, style: .machine))
+        try section("apps", "The apps as shipped and the fixed pipeline", ReportTables.apps(results.apps ?? []),
+                    ReportTables.apps(results.apps ?? [], style: .machine))
+        try section("app-defects", "What each defect cost", ReportTables.appDefects(results.apps ?? []),
+                    ReportTables.appDefects(results.apps ?? [], style: .machine))
         try section("replay", "Live replay", ReportTables.replays(results.replays), ReportTables.replays(results.replays, style: .machine))
 
         let charts = try Charts.missRatioCurves(results.sweeps, in: directory) + Charts.latency(results.replays, in: directory)

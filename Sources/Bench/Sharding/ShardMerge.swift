@@ -52,6 +52,7 @@ public enum ShardMerge {
             merged.keyComparisons += part.keyComparisons
             merged.sweeps += part.sweeps
             merged.memoryWarnings += part.memoryWarnings
+            if let apps = part.apps { merged.apps = (merged.apps ?? []) + apps }
             merged.replays += part.replays
         }
         merged.deriveFigures()

@@ -4,7 +4,8 @@ import CacheSimulation
 /// What `imagecache-bench` runs with no arguments: on every dataset, the
 /// default configuration by tier, the key strategies, the policies at a few
 /// memory sizes with the offline bounds, miss-ratio curves, the memory-warning
-/// reactions; then a short live replay of one dataset.
+/// reactions, the apps as shipped against the fixed pipeline; then a short
+/// live replay of one dataset.
 public struct BenchSuite: Sendable {
     public var policies: [EvictionPolicyKind] = EvictionPolicyKind.allCases
     public var curvePolicies: [EvictionPolicyKind] = [.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU, .gdsf(missCost: .download)]
@@ -43,6 +44,7 @@ public struct BenchSuite: Sendable {
         results.sweeps = MissRatioSweep.run(workloads, strategy: ReplayDefaults.keyStrategy, policies: curvePolicies, progress: progress)
         results.memoryWarnings = WarningComparison.run(
             workloads, sources: [.trace, .every(seconds: 60)], reactions: WarningReaction.standard, configuration: defaults, progress: progress)
+        results.apps = AppComparison.run(workloads, progress: progress)
 
         let replayed = all.firstIndex { $0.name.hasPrefix(replayDataset) } ?? (all.isEmpty ? nil : 0)
         if let replay, let replayed, shard.units(of: all.count).contains(replayed) {
@@ -65,5 +67,6 @@ extension BenchResults {
         keyComparisons = ordered(keyComparisons, \.trace)
         sweeps = ordered(sweeps, \.trace)
         memoryWarnings = ordered(memoryWarnings, \.trace)
+        apps = apps.map { ordered($0, \.trace) }
     }
 }

@@ -7,17 +7,33 @@ extension RecordedWorkload {
     /// box and `thumbnailFormat`; each key string computed once per distinct
     /// (URL, box) and interned; ground truth and miss outcomes per request.
     /// A request the app cancelled within `cancelWindowMilliseconds` stores nothing on a miss.
+    /// The pipeline's choices are the defaults; an app that cached otherwise (the
+    /// as-shipped presets) names its disk key, what its memory entries cost, and
+    /// the format it re-encodes originals to on disk.
     public func simulationTrace(
         strategy: CacheKeyStrategy, cancelWindowMilliseconds: Int = .max,
-        thumbnailFormat: EncodedFormat = ImagePipeline.Configuration.defaultThumbnailDiskFormat
+        thumbnailFormat: EncodedFormat = ImagePipeline.Configuration.defaultThumbnailDiskFormat,
+        diskStrategy: CacheKeyStrategy? = nil, memoryCost: MemoryCost = .thumbnail, originalDiskFormat: EncodedFormat? = nil
     ) -> SimulationTrace {
-        simulationTraceAndKeys(strategy: strategy, cancelWindowMilliseconds: cancelWindowMilliseconds, thumbnailFormat: thumbnailFormat).trace
+        simulationTraceAndKeys(
+            strategy: strategy, cancelWindowMilliseconds: cancelWindowMilliseconds, thumbnailFormat: thumbnailFormat,
+            diskStrategy: diskStrategy, memoryCost: memoryCost, originalDiskFormat: originalDiskFormat
+        ).trace
+    }
+
+    /// What one memory entry costs.
+    public enum MemoryCost: String, Sendable, Hashable, CaseIterable {
+        /// The decoded thumbnail, by `ThumbnailCost`: what `ImagePipeline` holds.
+        case thumbnail
+        /// The whole original decoded at 4 bytes a pixel: a `UIImage` made from the downloaded data.
+        case decodedOriginal
     }
 
     /// The simulation trace and its memory keys as strings, by key id (what `CacheReplay` hands a cache of your own).
     func simulationTraceAndKeys(
         strategy: CacheKeyStrategy, cancelWindowMilliseconds: Int = .max,
-        thumbnailFormat: EncodedFormat = ImagePipeline.Configuration.defaultThumbnailDiskFormat
+        thumbnailFormat: EncodedFormat = ImagePipeline.Configuration.defaultThumbnailDiskFormat,
+        diskStrategy: CacheKeyStrategy? = nil, memoryCost: MemoryCost = .thumbnail, originalDiskFormat: EncodedFormat? = nil
     ) -> (trace: SimulationTrace, memoryKeys: [String]) {
         var trace = SimulationTrace()
         var memoryKeys: [String] = []
@@ -29,7 +45,8 @@ extension RecordedWorkload {
         var diskKeysOfURL = [[Slot]](repeating: [], count: urls.count)
         let processing = boxes.map { ProcessingOptions($0) }
         let thumbnailProcessing = boxes.map { ProcessingOptions($0, format: thumbnailFormat.imageFormat) }
-        let diskStrategy = strategy.withoutProcessing, thumbnailStrategy = strategy.withProcessing
+        let diskBase = diskStrategy ?? strategy
+        let diskStrategy = diskBase.withoutProcessing, thumbnailStrategy = diskBase.withProcessing
 
         func diskID(_ key: String) -> Slot {
             if let slot = diskIDs[key] { return slot }
@@ -78,11 +95,19 @@ extension RecordedWorkload {
                 request.offline ? .offline
                 : (request.cancelledAfter.map { $0 <= cancelWindowMilliseconds } ?? false) ? .cancelled : .store
             let thumbnail = thumbnailCost(of: request)
+            let original = ThumbnailCost(
+                sourceWidth: Int(request.width), sourceHeight: Int(request.height), hasAlpha: request.hasAlpha,
+                fitting: ThumbnailRequest(width: Int(request.width), height: Int(request.height)))
+            let cost = switch memoryCost {
+            case .thumbnail: thumbnail.bytes
+            case .decodedOriginal: original.width * original.height * 4
+            }
             trace.append(
-                key: memoryKey(url: request.url, box: request.box), cost: thumbnail.bytes, size: request.bytes, time: request.time,
+                key: memoryKey(url: request.url, box: request.box), cost: cost, size: request.bytes, time: request.time,
                 detail: .init(
                     diskKey: diskKey(url: request.url), diskThumbnailKey: thumbnailKey(url: request.url, box: request.box),
                     thumbnailBytes: thumbnail.estimatedEncodedBytes(as: thumbnailFormat),
+                    originalDiskBytes: originalDiskFormat.map { original.estimatedEncodedBytes(as: $0) },
                     content: request.content, source: request.url, outcome: outcome))
         }
         while nextEvent < events.count {

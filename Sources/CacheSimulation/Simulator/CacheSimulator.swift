@@ -26,6 +26,37 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// starts, and another size of the URL asked for before then shares it.
     /// 0 or 1: each request lands before the next starts.
     public var inFlight: Int
+    /// How memory misses for one URL share a download.
+    public var coalescing: FetchCoalescing
+
+    /// How memory misses for one URL share a download.
+    public enum FetchCoalescing: Sendable, Hashable, CustomStringConvertible {
+        /// `ImagePipeline`'s: every waiter is answered, a URL can be fetched again
+        /// once its flight ends, a cancel leaves the others waiting.
+        case perWaiter
+        /// None: a load that misses memory downloads on its own, even while
+        /// another load of the same URL is in flight (Vanilladin's parallel
+        /// page loads consult only the `NSCache`).
+        case none
+        /// My Market's `ImageCache` as shipped (`../shared/seeds/004`): the
+        /// waiting entry a URL's first load makes is never removed, except by
+        /// `cancel(url:)`, and any load that finds it returns without calling
+        /// back. So a second caller for a URL in flight is dropped; after
+        /// success, once the image has left the memory cache, the URL is never
+        /// fetched again; after an error (offline), neither; `cancel(url:)` stops
+        /// the transfer for every waiter and forgets the entry. A relaunch
+        /// starts a new process and an empty table. Every dropped load is a
+        /// request never answered.
+        case myMarketAsShipped
+
+        public var description: String {
+            switch self {
+            case .perWaiter: "per-waiter"
+            case .none: "none"
+            case .myMarketAsShipped: "mymarket-as-shipped"
+            }
+        }
+    }
 
     public struct DiskTier: Sendable, Hashable {
         public var byteLimit: Int
@@ -67,7 +98,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
     public init(
         limits: CacheLimits, policy: EvictionPolicyKind, timeToLive: Duration? = nil,
         pressure: MemoryPressurePolicy = .purgeAll, warnings: WarningSource = .trace, disk: DiskTier? = nil,
-        honoursInvalidations: Bool = true, inFlight: Int = 0
+        honoursInvalidations: Bool = true, inFlight: Int = 0, coalescing: FetchCoalescing = .perWaiter
     ) {
         self.limits = limits
         self.policy = policy
@@ -77,6 +108,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
         self.disk = disk
         self.honoursInvalidations = honoursInvalidations
         self.inFlight = inFlight
+        self.coalescing = coalescing
     }
 }
 
@@ -99,6 +131,8 @@ public enum CacheSimulator {
     public enum Answer: UInt8, Sendable, Hashable, CaseIterable {
         /// From memory, or by joining a flight for the same thumbnail (`joined`).
         case memory, joined, disk, origin, cancelled, offline
+        /// Never answered: the app's coalescer dropped it (`FetchCoalescing.myMarketAsShipped`).
+        case unanswered
     }
 
     /// A run with its answers, request by request.
@@ -157,6 +191,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
     /// Per request, where it was answered; empty unless asked for.
     var answers: [CacheSimulator.Answer] = []
     var hits = 0, byteHits = 0, bytesRequested = 0
+    var peakMemoryCost = 0, peakDiskBytes = 0
     var nextEvent = 0
     var nextScheduledWarning: UInt64
     let warningInterval: UInt64
@@ -182,10 +217,14 @@ private struct SimulationState<Policy: EvictionPolicy> {
     /// downloads (39 live, 47 simulated on 20 Headlines sessions; a window
     /// of 4 gives 140, none gives 0).
     let downloadWindow = 1
-    var downloads: [(index: Int, size: Int, stores: Bool)] = []
+    var downloads: [(index: Int, stores: Bool)] = []
     var downloadsStart = 0
     var downloadsByOriginal: [Int32]
     var sharedDownloads = 0
+    /// Per URL id, whether My Market's coalescer holds a waiting entry (only with that coalescing).
+    var waitingEntries: [Bool]
+    /// Per picture, whether this device has downloaded it before: a second download repeats it.
+    var downloadedBefore: [Bool]
 
     /// What a request leaves behind once its image is in hand.
     struct Landing {
@@ -234,6 +273,9 @@ private struct SimulationState<Policy: EvictionPolicy> {
         window = trace.hasDetails ? max(configuration.inFlight, 1) : 1
         flightsByKey = window > 1 ? Array(repeating: 0, count: trace.keyCount) : []
         downloadsByOriginal = window > 1 ? Array(repeating: 0, count: trace.diskKeyCount) : []
+        waitingEntries = trace.hasDetails && configuration.coalescing == .myMarketAsShipped
+            ? Array(repeating: false, count: Int(trace.sources.max() ?? -1) + 1) : []
+        downloadedBefore = Array(repeating: false, count: Int(trace.contents.max() ?? -1) + 1)
     }
 
     @inline(__always)
@@ -286,7 +328,18 @@ private struct SimulationState<Policy: EvictionPolicy> {
             if !answers.isEmpty { answers[index] = .memory }
             return
         }
-        if !flightsByKey.isEmpty, flightsByKey[Int(key)] > 0,
+        if !waitingEntries.isEmpty {
+            // My Market's load: a waiting entry for the URL means "in flight" to it, forever.
+            let url = Int(trace.sources[index])
+            if waitingEntries[url] {
+                result.unansweredRequests += 1
+                result.unservedBytes += size
+                if !answers.isEmpty { answers[index] = .unanswered }
+                return
+            }
+            waitingEntries[url] = true
+        }
+        if !flightsByKey.isEmpty, configuration.coalescing == .perWaiter, flightsByKey[Int(key)] > 0,
            let flight = pending[pendingStart...].lastIndex(where: { $0.key == key }) {
             // A memory miss for a thumbnail in flight waits for it: answered as it is, stored once.
             pending[flight].joiners += 1
@@ -321,10 +374,14 @@ private struct SimulationState<Policy: EvictionPolicy> {
         case (.origin, .abandoned):
             result.cancelledTransfers += 1
             result.unservedBytes += size
+            // The cell's reuse calls `cancel(url:)`, which forgets the waiting entry.
+            if !waitingEntries.isEmpty { waitingEntries[Int(truth.source)] = false }
             return
         case (.origin, _):
             noteRefetch(key, size: size, fromOrigin: true)
-            download(index, originalKey, size: size, stores: plan.stores(after: .origin, fate).contains(.diskOriginal))
+            if downloadedBefore[Int(truth.content)] { result.duplicateDownloads += 1 }
+            downloadedBefore[Int(truth.content)] = true
+            download(index, originalKey, stores: plan.stores(after: .origin, fate).contains(.diskOriginal))
         case (.diskThumbnail, _), (.diskOriginal, _):
             let diskKey = source == .diskThumbnail ? thumbnailKey : originalKey
             disk!.recordAccess(diskKey)
@@ -362,32 +419,32 @@ private struct SimulationState<Policy: EvictionPolicy> {
     /// `inFlight` after newer downloads push it out of the download window;
     /// until then another size of the URL shares it.
     @inline(__always)
-    private mutating func download(_ index: Int, _ originalKey: Slot, size: Int, stores: Bool) {
+    private mutating func download(_ index: Int, _ originalKey: Slot, stores: Bool) {
         guard window > 1, originalKey >= 0 else {
-            if stores { landOriginal(index, size: size) }
+            if stores { landOriginal(index) }
             return
         }
-        if downloadsByOriginal[Int(originalKey)] > 0 {
+        if downloadsByOriginal[Int(originalKey)] > 0, configuration.coalescing == .perWaiter {
             sharedDownloads += 1
             return
         }
-        downloads.append((index, size, stores))
+        downloads.append((index, stores))
         downloadsByOriginal[Int(originalKey)] += 1
         while downloads.count - downloadsStart > downloadWindow { landOldestDownload() }
     }
 
     @inline(__always)
-    private mutating func landOriginal(_ index: Int, size: Int) {
+    private mutating func landOriginal(_ index: Int) {
         let originalKey = trace.diskKeys[index]
-        storeOnDisk(originalKey, bytes: size)
+        storeOnDisk(originalKey, bytes: trace.originalDiskSizes[index])
         diskHolds[Int(originalKey)] = (content: trace.contents[index], source: trace.sources[index])
     }
 
     private mutating func landOldestDownload() {
-        let (index, size, stores) = downloads[downloadsStart]
+        let (index, stores) = downloads[downloadsStart]
         downloadsStart += 1
         downloadsByOriginal[Int(trace.diskKeys[index])] -= 1
-        if stores { landOriginal(index, size: size) }
+        if stores { landOriginal(index) }
         if downloadsStart == downloads.count {
             downloads.removeAll(keepingCapacity: true)
             downloadsStart = 0
@@ -425,6 +482,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
     private mutating func insertInMemory(_ key: Slot, cost: Int, missCost: Int, now: UInt64) -> Bool {
         let entry = NewEntry(slot: key, cost: cost, fingerprint: trace.fingerprints[Int(key)], missCost: missCost)
         let stored = core.insert(entry, now: now) { _, _ in }
+        peakMemoryCost = max(peakMemoryCost, core.totalCost)
         if core.totalCost > costThreshold { warn(.warning, now: now) }
         if let recovering, core.totalCost >= recovering.target { recovered(at: now) }
         return stored
@@ -433,6 +491,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
     @inline(__always)
     private mutating func storeOnDisk(_ key: Slot, bytes: Int) {
         disk!.insert(key, bytes: bytes + (trace.hasDetails ? trace.diskEntryOverheads[Int(key)] : 0))
+        peakDiskBytes = max(peakDiskBytes, disk!.totalBytes)
         if disk!.needsTrim { disk!.trim { _ in result.diskEvictions += 1 } }
     }
 
@@ -456,7 +515,11 @@ private struct SimulationState<Policy: EvictionPolicy> {
         case .relaunch, .newDevice:
             // A new process: misses from here on are not the warnings' doing.
             core.restart()
-            if event == .newDevice { disk?.removeAll() }
+            if event == .newDevice {
+                disk?.removeAll()
+                for index in downloadedBefore.indices { downloadedBefore[index] = false }
+            }
+            for index in waitingEntries.indices { waitingEntries[index] = false }
             recovering = nil
             for index in droppedByWarning.indices { droppedByWarning[index] = false }
         case .invalidate(let memory, let diskKeys):
@@ -494,6 +557,8 @@ private struct SimulationState<Policy: EvictionPolicy> {
         result.byteHits = Double(byteHits)
         result.bytesRequested = bytesRequested
         result.statistics = core.statistics
+        result.peakMemoryCost = peakMemoryCost
+        result.peakDiskBytes = peakDiskBytes
         return result
     }
 }

@@ -18,12 +18,21 @@ public struct SimulationResult: Sendable, Codable, Equatable {
     public var offlineMisses = 0
     /// Origin transfers stopped because every requester cancelled; nothing stored.
     public var cancelledTransfers = 0
-    /// Bytes of the offline misses and cancelled transfers, neither downloaded nor served.
+    /// Bytes of the offline misses, cancelled transfers and unanswered requests, neither downloaded nor served.
     public var unservedBytes = 0
     /// Hits whose stored picture came from another URL: the wrong image on screen.
     public var wrongImages = 0
     /// Hits whose stored picture came from the same URL before its content changed.
     public var staleImages = 0
+    /// Requests the app's coalescer never answered (`FetchCoalescing.myMarketAsShipped`).
+    public var unansweredRequests = 0
+    /// Origin downloads of a picture this device had downloaded before (detailed traces):
+    /// bytes fetched again because no tier kept them, or kept them under another key.
+    public var duplicateDownloads = 0
+    /// The most the memory tier held at once, in cost units (decoded bytes for images).
+    public var peakMemoryCost = 0
+    /// The most the disk tier held at once, in bytes (entry files included).
+    public var peakDiskBytes = 0
     /// Memory warnings applied.
     public var warnings = WarningOutcome()
     public var statistics = CacheStatistics()
@@ -50,7 +59,9 @@ public struct SimulationResult: Sendable, Codable, Equatable {
     public init(policy: String) { self.policy = policy }
 
     /// Requests neither tier answered that went to the origin.
-    public var originFetches: Double { Double(requests) - hits - Double(diskHits) - Double(offlineMisses) }
+    public var originFetches: Double {
+        Double(requests) - hits - Double(diskHits) - Double(offlineMisses) - Double(unansweredRequests)
+    }
     /// Bytes the origin fetches downloaded (stopped transfers not counted).
     public var bytesDownloaded: Int { bytesRequested - Int(byteHits.rounded()) - diskByteHits - unservedBytes }
     /// Memory hit ratio.

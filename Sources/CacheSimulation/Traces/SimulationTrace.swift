@@ -25,6 +25,8 @@ public struct SimulationTrace: Sendable {
     public private(set) var diskKeys: [Slot] = []
     public private(set) var diskThumbnailKeys: [Slot] = []
     public private(set) var thumbnailSizes: [Int] = []
+    /// the bytes the original takes on disk (its download, or what an app re-encoding it writes),
+    public private(set) var originalDiskSizes: [Int] = []
     /// the ground-truth picture and the id of the URL it was asked by,
     public private(set) var contents: [Int32] = []
     public private(set) var sources: [Int32] = []
@@ -81,17 +83,20 @@ public struct SimulationTrace: Sendable {
         /// The re-encoded thumbnail's disk key id, or -1.
         public var diskThumbnailKey: Slot
         public var thumbnailBytes: Int
+        /// The original's bytes on disk, when not the bytes downloaded (an app that re-encodes it).
+        public var originalDiskBytes: Int?
         public var content: Int32
         public var source: Int32
         public var outcome: MissOutcome
 
         public init(
-            diskKey: Slot, diskThumbnailKey: Slot = -1, thumbnailBytes: Int = 0, content: Int32, source: Int32,
-            outcome: MissOutcome = .store
+            diskKey: Slot, diskThumbnailKey: Slot = -1, thumbnailBytes: Int = 0, originalDiskBytes: Int? = nil,
+            content: Int32, source: Int32, outcome: MissOutcome = .store
         ) {
             self.diskKey = diskKey
             self.diskThumbnailKey = diskThumbnailKey
             self.thumbnailBytes = thumbnailBytes
+            self.originalDiskBytes = originalDiskBytes
             self.content = content
             self.source = source
             self.outcome = outcome
@@ -137,6 +142,7 @@ public struct SimulationTrace: Sendable {
         diskKeys.append(detail.diskKey)
         diskThumbnailKeys.append(detail.diskThumbnailKey)
         thumbnailSizes.append(detail.thumbnailBytes)
+        originalDiskSizes.append(detail.originalDiskBytes ?? size)
         contents.append(detail.content)
         sources.append(detail.source)
         outcomes.append(detail.outcome)

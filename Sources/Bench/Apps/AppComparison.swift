@@ -1,0 +1,93 @@
+import ImagePipeline
+import CacheSimulation
+
+/// One preset's run on one app's workload: the figures a developer compares
+/// between the app as shipped, the app with one defect fixed, and the fixed pipeline.
+public struct AppComparisonRow: Codable, Sendable, Equatable {
+    public var trace: String
+    public var app: String
+    /// The preset: "vanilladin-as-shipped", "fixed", …
+    public var preset: String
+    /// The one defect fixed in the as-shipped preset, or nil for a whole preset.
+    public var fixedDefect: String?
+    public var requests: Int
+    /// Shares of requests answered from memory, from disk, and from either (`hitRatio`).
+    public var memoryHitRatio: Double
+    public var diskHitRatio: Double
+    public var hitRatio: Double
+    /// Pictures of another URL shown, and outdated pictures of the same URL.
+    public var wrongImages: Int
+    public var staleImages: Int
+    /// Requests the app never answered (My Market's coalescer).
+    public var unansweredRequests: Int
+    /// Downloads of a picture the device had downloaded before.
+    public var duplicateDownloads: Int
+    public var originFetches: Int
+    public var originBytes: Int
+    /// The most decoded image bytes memory held at once, and the most bytes on disk.
+    public var peakMemoryBytes: Int
+    public var peakDiskBytes: Int
+    /// Memory warnings, those after which memory got back to 90% of what it held, and the mean time it took.
+    public var warnings: Int
+    public var recoveredWarnings: Int
+    public var meanRecoverySeconds: Double
+    /// Entries a warning dropped that were downloaded again.
+    public var warningRefetches: Int
+
+    init(trace: String, app: String, preset: String, fixedDefect: String?, _ result: SimulationResult) {
+        self.trace = trace
+        self.app = app
+        self.preset = preset
+        self.fixedDefect = fixedDefect
+        requests = result.requests
+        memoryHitRatio = result.hitRatio
+        hitRatio = result.combinedHitRatio
+        diskHitRatio = result.combinedHitRatio - result.hitRatio
+        wrongImages = result.wrongImages
+        staleImages = result.staleImages
+        unansweredRequests = result.unansweredRequests
+        duplicateDownloads = result.duplicateDownloads
+        originFetches = Int(result.originFetches.rounded())
+        originBytes = result.bytesDownloaded
+        peakMemoryBytes = result.peakMemoryCost
+        peakDiskBytes = result.peakDiskBytes
+        warnings = result.warnings.count
+        recoveredWarnings = result.warnings.recovered
+        meanRecoverySeconds = result.warnings.meanRecoverySeconds
+        warningRefetches = result.warnings.refetches
+    }
+}
+
+/// Runs each app's workload under its as-shipped presets, each of them with
+/// one defect fixed at a time, and the fixed pipeline, in parallel.
+public enum AppComparison {
+    /// Rows per workload: each as-shipped preset, then it with each defect
+    /// fixed, then the fixed pipeline. A workload of no known app (the mix)
+    /// gives none.
+    public static func run(_ workloads: [RecordedWorkload], progress: ProgressLine = ProgressLine()) -> [AppComparisonRow] {
+        struct Cell: Sendable {
+            let workload: Int
+            let preset: AppPreset
+            let label: String
+            let defect: String?
+        }
+        var cells: [Cell] = []
+        for (index, workload) in workloads.enumerated() {
+            for preset in AppPreset.asShipped(app: workload.header.app) {
+                cells.append(Cell(workload: index, preset: preset, label: preset.name, defect: nil))
+                for defect in preset.defects {
+                    cells.append(Cell(workload: index, preset: preset.fixing(defect), label: preset.name, defect: defect.id))
+                }
+            }
+            if !AppPreset.asShipped(app: workload.header.app).isEmpty {
+                cells.append(Cell(workload: index, preset: .fixed, label: AppPreset.fixed.name, defect: nil))
+            }
+        }
+        return ParallelMap.run(cells, progress: progress, label: "apps") { cell in
+            let workload = workloads[cell.workload]
+            let result = CacheSimulator.run(cell.preset.trace(of: workload), cell.preset.configuration)
+            return AppComparisonRow(
+                trace: workload.name, app: workload.header.app, preset: cell.label, fixedDefect: cell.defect, result)
+        }
+    }
+}

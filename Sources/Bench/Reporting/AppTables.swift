@@ -1,0 +1,59 @@
+import Foundation
+
+extension ReportTables {
+    /// Every run of `imagecache-bench apps`: the apps as shipped, each with one defect fixed, and the fixed pipeline.
+    public static func apps(_ rows: [AppComparisonRow], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("preset", .left), ("defect fixed", .left), ("memory hit", .right), ("disk hit", .right),
+            ("either", .right), ("wrong images", .right), ("stale", .right), ("unanswered", .right), ("duplicate downloads", .right),
+            (style == .human ? "origin MB" : "origin bytes", .right), (style == .human ? "peak memory MB" : "peak memory bytes", .right),
+            (style == .human ? "peak disk MB" : "peak disk bytes", .right), ("warnings", .right), ("recovered", .right),
+            ("mean recovery s", .right),
+        ])
+        for row in rows {
+            table.append([
+                row.trace, row.preset, row.fixedDefect ?? (style == .human ? "—" : ""), percent(row.memoryHitRatio, style),
+                percent(row.diskHitRatio, style), percent(row.hitRatio, style), String(row.wrongImages), String(row.staleImages),
+                String(row.unansweredRequests), String(row.duplicateDownloads), megabytes(row.originBytes, style),
+                megabytes(row.peakMemoryBytes, style), megabytes(row.peakDiskBytes, style), String(row.warnings),
+                String(row.recoveredWarnings), number(row.meanRecoverySeconds, 1, style),
+            ])
+        }
+        return table
+    }
+
+    /// What each defect cost: per as-shipped preset, the fixed pipeline's
+    /// change against it, then each defect's alone (the as-shipped run with
+    /// only that defect fixed, minus the as-shipped run). Negative counts and
+    /// bytes are what fixing saves.
+    public static func appDefects(_ rows: [AppComparisonRow], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("as shipped", .left), ("change", .left), ("either hit", .right), ("wrong images", .right),
+            ("stale", .right), ("unanswered", .right), ("duplicate downloads", .right),
+            (style == .human ? "origin MB" : "origin bytes", .right), (style == .human ? "peak memory MB" : "peak memory bytes", .right),
+            (style == .human ? "peak disk MB" : "peak disk bytes", .right),
+        ])
+        for shipped in rows where shipped.fixedDefect == nil && shipped.preset != AppPreset.fixed.name {
+            let fixed = rows.first { $0.trace == shipped.trace && $0.preset == AppPreset.fixed.name }
+            let single = rows.filter { $0.trace == shipped.trace && $0.preset == shipped.preset && $0.fixedDefect != nil }
+            for (label, other) in [("the fixed pipeline", fixed)] + single.map({ ("fix " + $0.fixedDefect!, $0) }) {
+                guard let other else { continue }
+                func signed(_ value: Int) -> String { style == .human && value > 0 ? "+\(value)" : String(value) }
+                func signedMB(_ value: Int) -> String {
+                    let text = megabytes(value, style)
+                    return style == .human && value > 0 ? "+" + text : text
+                }
+                let points = (other.hitRatio - shipped.hitRatio) * 100
+                table.append([
+                    shipped.trace, shipped.preset, label,
+                    style == .human ? String(format: "%+.2f pt", points) : String(format: "%.6f", other.hitRatio - shipped.hitRatio),
+                    signed(other.wrongImages - shipped.wrongImages), signed(other.staleImages - shipped.staleImages),
+                    signed(other.unansweredRequests - shipped.unansweredRequests),
+                    signed(other.duplicateDownloads - shipped.duplicateDownloads), signedMB(other.originBytes - shipped.originBytes),
+                    signedMB(other.peakMemoryBytes - shipped.peakMemoryBytes), signedMB(other.peakDiskBytes - shipped.peakDiskBytes),
+                ])
+            }
+        }
+        return table
+    }
+}

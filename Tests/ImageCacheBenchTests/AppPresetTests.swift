@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import Bench
+import CacheSimulation
+
+@Suite("The apps as shipped against the fixed pipeline, on every committed app dataset")
+struct AppPresetTests {
+    static let rows: [AppComparisonRow] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: CraftedTrace.datasets.path)) ?? []
+        let workloads = names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().compactMap {
+            try? RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent($0).path)
+        }
+        return AppComparison.run(workloads)
+    }()
+
+    static func row(_ trace: String, _ preset: String, fixing defect: String? = nil) -> AppComparisonRow? {
+        rows.first { $0.trace.hasPrefix(trace) && $0.preset == preset && $0.fixedDefect == defect }
+    }
+
+    @Test("each app dataset gets its as-shipped runs, one per defect fixed, and the fixed pipeline; the mix gets none")
+    func everyAppCovered() throws {
+        for (trace, presets) in [
+            ("articleproject", [AppPreset.articleProject, .articleProjectTheirFix]), ("headlines", [.headlines]),
+            ("mymarket", [.myMarket]), ("picterest", [.picterest]), ("vanilladin", [.vanilladin]),
+        ] {
+            let runs = Self.rows.filter { $0.trace.hasPrefix(trace) }
+            #expect(runs.count == presets.reduce(1) { $0 + 1 + $1.defects.count }, "\(trace)")
+            let fixed = try #require(Self.row(trace, "fixed"))
+            #expect(fixed.wrongImages == 0 && fixed.unansweredRequests == 0 && fixed.staleImages == 0, "\(trace)")
+            #expect(fixed.requests > 1_000)
+        }
+        #expect(!Self.rows.contains { $0.trace.hasPrefix("all") })
+    }
+
+    @Test("ArticleProject: the lastPathComponent disk key shows other articles' pictures; their fix shows fewer; a full key none")
+    func articleProjectDiskKey() throws {
+        let shipped = try #require(Self.row("articleproject", "articleproject-as-shipped"))
+        let theirs = try #require(Self.row("articleproject", "articleproject-their-fix"))
+        let keyed = try #require(Self.row("articleproject", "articleproject-as-shipped", fixing: "disk-key"))
+        #expect(shipped.wrongImages > 10_000)
+        #expect(theirs.wrongImages > 1_000 && theirs.wrongImages < shipped.wrongImages / 2)
+        #expect(keyed.wrongImages == 0)
+        // The wrong pictures were counted as disk hits: the correct key downloads more.
+        #expect(keyed.originBytes > shipped.originBytes)
+        // JPEG at quality 0.4 on disk is smaller than the downloads.
+        let raw = try #require(Self.row("articleproject", "articleproject-as-shipped", fixing: "jpeg-0.4-on-disk"))
+        #expect(raw.peakDiskBytes > shipped.peakDiskBytes)
+    }
+
+    @Test("My Market: its coalescer leaves requests unanswered; fixing it alone answers every one")
+    func myMarketCoalescer() throws {
+        let shipped = try #require(Self.row("mymarket", "mymarket-as-shipped"))
+        let fixed = try #require(Self.row("mymarket", "mymarket-as-shipped", fixing: "coalescer"))
+        #expect(shipped.unansweredRequests > 100)
+        #expect(fixed.unansweredRequests == 0)
+        #expect(fixed.hitRatio > shipped.hitRatio)
+        #expect(!Self.rows.contains { !$0.preset.hasPrefix("mymarket") && $0.unansweredRequests > 0 })
+    }
+
+    @Test("whole decoded images without a limit: memory peaks far above the fixed pipeline's 100 MiB of thumbnails")
+    func unboundedMemory() throws {
+        for trace in ["articleproject", "picterest", "mymarket"] {
+            let shipped = try #require(Self.row(trace, "\(trace)-as-shipped"))
+            let fixed = try #require(Self.row(trace, "fixed"))
+            #expect(shipped.peakMemoryBytes > fixed.peakMemoryBytes, "\(trace)")
+            #expect(fixed.peakMemoryBytes <= 100 << 20)
+        }
+        // Picterest's originals decode to tens of megabytes each: gigabytes held.
+        #expect(try #require(Self.row("picterest", "picterest-as-shipped")).peakMemoryBytes > 5_000_000_000)
+    }
+
+    @Test("Headlines: no memory cache and PNG files; Vanilladin: no disk, so relaunches download again")
+    func headlinesAndVanilladin() throws {
+        let headlines = try #require(Self.row("headlines", "headlines-as-shipped"))
+        #expect(headlines.memoryHitRatio == 0 && headlines.diskHitRatio > 0.5)
+        let jpeg = try #require(Self.row("headlines", "headlines-as-shipped", fixing: "png-on-disk"))
+        #expect(jpeg.peakDiskBytes * 5 < headlines.peakDiskBytes)
+        let vanilladin = try #require(Self.row("vanilladin", "vanilladin-as-shipped"))
+        let withDisk = try #require(Self.row("vanilladin", "vanilladin-as-shipped", fixing: "no-disk"))
+        #expect(vanilladin.diskHitRatio == 0)
+        #expect(withDisk.duplicateDownloads * 5 < vanilladin.duplicateDownloads)
+    }
+
+    @Test("the runs' gated figures have one name each and cover every run")
+    func figures() {
+        var results = BenchResults(command: "test")
+        results.apps = Self.rows
+        results.deriveFigures()
+        #expect(Set(results.figures.map(\.id)).count == results.figures.count)
+        #expect(results.figures.count == Self.rows.count * 8)
+        #expect(results.figures.contains { $0.id == "apps/mymarket.jsonl.gz/mymarket-as-shipped/fix-coalescer/unansweredRequests" && $0.value == 0 })
+    }
+}
