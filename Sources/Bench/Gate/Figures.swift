@@ -61,6 +61,7 @@ extension BenchResults {
         sweeps = []
         memoryWarnings = []
         apps = nil
+        recommendation = nil
         replays = []
         figures.sort { $0.id < $1.id }
     }

@@ -86,10 +86,20 @@ public enum ResultsWriter {
                     ReportTables.apps(results.apps ?? [], style: .machine))
         try section("app-defects", "What each defect cost", ReportTables.appDefects(results.apps ?? []),
                     ReportTables.appDefects(results.apps ?? [], style: .machine))
+        if let recommendation = results.recommendation {
+            try section("recommendation", "Recommended settings", ReportTables.recommendation(recommendation),
+                        ReportTables.recommendation(recommendation))
+            try section("recommendation-curves", "Curves behind the recommendation", ReportTables.recommendationCurves(recommendation),
+                        ReportTables.recommendationCurves(recommendation, style: .machine))
+            for snippet in recommendation.snippets {
+                markdown += "\n### \(snippet.library)\n\n```swift\n\(snippet.code)\n```\n"
+                    + snippet.cannotExpress.map { "- cannot express: \($0)\n" }.joined()
+            }
+        }
         try section("replay", "Live replay", ReportTables.replays(results.replays), ReportTables.replays(results.replays, style: .machine))
 
         let charts = try Charts.missRatioCurves(results.sweeps, in: directory) + Charts.latency(results.replays, in: directory)
-            + Charts.memory(results.replays, in: directory)
+            + Charts.memory(results.replays, in: directory) + Charts.recommendation(results.recommendation, in: directory)
         if !charts.isEmpty {
             if Charts.gnuplot == nil {
                 notes.append(Charts.missingNote)

@@ -1,0 +1,238 @@
+import Foundation
+import ImagePipeline
+import CacheSimulation
+
+/// Settings for an app's image caches, derived from its workloads: each
+/// choice with the figures that justify it and the alternatives it beat.
+public struct Recommendation: Codable, Sendable {
+    public var traces: [String]
+    public var requests: Int
+    public var memoryBudgetBytes: Int
+    public var diskBudgetBytes: Int?
+    /// The knee of the memory curve: the smallest size within `kneeTolerance` of the budget's hit ratio.
+    public var memoryBytes: Int
+    /// Memory hit ratio by size (the recommended key strategy, LRU, no disk, no warnings).
+    public var memoryCurve: [CurvePoint]
+    public var keyStrategy: String
+    public var keyStrategies: [Candidate]
+    public var policy: String
+    public var policies: [Candidate]
+    public var maxEntryFraction: Double
+    public var entryCaps: [Candidate]
+    public var warningReaction: String
+    public var warningReactions: [Candidate]
+    /// The knee of the disk curve within the disk budget; nil without a budget.
+    public var diskBytes: Int?
+    /// Hit ratio in either tier by disk size, memory at `memoryBytes`.
+    public var diskCurve: [CurvePoint]
+    /// Time between two requests of one key by one user: the 99th percentile and the longest, in seconds.
+    public var reuseIntervalP99Seconds: Double
+    public var longestReuseIntervalSeconds: Double
+    /// What each setting is and why, in words, for people.
+    public var reasons: [Reason]
+    /// The settings as code for this library, Nuke, Kingfisher and SDWebImage.
+    public var snippets: [SettingsSnippet]
+
+    public struct CurvePoint: Codable, Sendable, Equatable {
+        public var bytes: Int
+        public var hitRatio: Double
+    }
+
+    public struct Candidate: Codable, Sendable, Equatable {
+        public var name: String
+        public var hitRatio: Double
+        public var wrongImages: Int
+        /// Entries dropped by warnings and downloaded again (warning reactions only).
+        public var refetches: Int
+    }
+
+    public struct Reason: Codable, Sendable, Equatable {
+        public var setting: String
+        public var value: String
+        public var because: String
+    }
+
+    /// Points of hit ratio a smaller size may give up against the budget's and still be the knee.
+    public static let kneeTolerance = 0.01
+}
+
+public enum SettingsRecommender {
+    /// Shares of the budget the curves are measured at.
+    static let budgetShares: [Double] = [0.015625, 0.03125, 0.0625, 0.125, 0.25, 0.375, 0.5, 0.75, 1]
+    static let entryCaps: [Double] = [0.02, 0.05, 0.1, 0.25, 0.5, 1]
+    static let reactions = [
+        WarningReaction(.purgeAll), WarningReaction(.trimToFraction(0.5)), WarningReaction(.trimToFraction(0.25)),
+        WarningReaction(.trimIdle(seconds: 30)),
+    ]
+
+    public static func recommend(
+        _ workloads: [RecordedWorkload], memoryBudget: Int, diskBudget: Int?, progress: ProgressLine = ProgressLine()
+    ) -> Recommendation {
+        let defaultCap = CacheLimits(costLimit: memoryBudget).maxEntryFraction
+        // 1. Keys: those that never show another URL's picture, the best of them at the budget.
+        let keyRuns = KeyComparison.run(workloads, strategies: CacheKeyStrategy.allStrategies, configuration: {
+            var matrix = SimulationMatrix()
+            matrix.memorySizes = [.bytes(memoryBudget)]
+            matrix.diskSizes = [nil]
+            matrix.warnings = .none
+            return matrix
+        }(), progress: progress)
+        let keyCandidates = CacheKeyStrategy.allStrategies.map { strategy in
+            let rows = keyRuns.filter { $0.keyStrategy == strategy.description }
+            let requests = rows.reduce(0) { $0 + $1.requests }
+            let hits = rows.reduce(0.0) { $0 + $1.hitRatio * Double($1.requests) }
+            return Recommendation.Candidate(
+                name: strategy.description, hitRatio: requests == 0 ? 0 : hits / Double(requests),
+                wrongImages: rows.reduce(0) { $0 + $1.wrongImages }, refetches: 0)
+        }
+        // Only keys naming the whole URL and the box: a key from part of the URL collides as soon as two
+        // URLs differ in host or folder (ArticleProject's file names), and one without the box shows one
+        // display size for another; a trace without such URLs cannot show that.
+        let safe = Set(CacheKeyStrategy.allStrategies.filter { $0.includesProcessing && [.absoluteString, .normalized].contains($0.base) }.map(\.description))
+        let key = best(keyCandidates.filter { $0.wrongImages == 0 && safe.contains($0.name) }, preferring: ReplayDefaults.keyStrategy.description)
+            ?? Recommendation.Candidate(name: ReplayDefaults.keyStrategy.description, hitRatio: 0, wrongImages: 0, refetches: 0)
+        let strategy = CacheKeyStrategy(name: key.name) ?? ReplayDefaults.keyStrategy
+        let traces = workloads.map { $0.simulationTrace(strategy: strategy) }
+
+        func measure(_ configurations: [(name: String, configuration: SimulationConfiguration)], label: String) -> [Recommendation.Candidate] {
+            let jobs = configurations.indices.flatMap { c in traces.indices.map { (c, $0) } }
+            let results = ParallelMap.run(jobs, progress: progress, label: label) { job in
+                CacheSimulator.run(traces[job.1], configurations[job.0].configuration)
+            }
+            return configurations.indices.map { c in
+                let runs = results[(c * traces.count)..<((c + 1) * traces.count)]
+                let requests = runs.reduce(0) { $0 + $1.requests }
+                let hits = runs.reduce(0.0) { $0 + (configurations[c].configuration.disk == nil ? $1.hits : $1.hits + Double($1.diskHits)) }
+                return Recommendation.Candidate(
+                    name: configurations[c].name, hitRatio: requests == 0 ? 0 : hits / Double(requests),
+                    wrongImages: runs.reduce(0) { $0 + $1.wrongImages }, refetches: runs.reduce(0) { $0 + $1.warnings.refetches })
+            }
+        }
+        func memoryOnly(_ bytes: Int, _ policy: EvictionPolicyKind = .lru, cap: Double = defaultCap) -> SimulationConfiguration {
+            SimulationConfiguration(limits: CacheLimits(costLimit: bytes, maxEntryFraction: cap), policy: policy, warnings: .none)
+        }
+
+        // 2. Memory: the knee of the curve up to the budget.
+        let memorySizes = sizes(upTo: memoryBudget)
+        let memoryCurve = zip(memorySizes, measure(memorySizes.map { ("\($0)", memoryOnly($0)) }, label: "memory curve"))
+            .map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1.hitRatio) }
+        let memory = knee(memoryCurve)
+
+        // 3. Policy, 4. per-entry cap and 5. warning reaction, each at the knee with the choices before it.
+        let kinds = EvictionPolicyKind.allCases
+        let policies = measure(kinds.map { ($0.description, memoryOnly(memory, $0)) }, label: "policies")
+        let policy = best(policies, preferring: EvictionPolicyKind.lru.description)!
+        let kind = kinds.first { $0.description == policy.name } ?? .lru
+        let caps = measure(entryCaps.map { (String($0), memoryOnly(memory, kind, cap: $0)) }, label: "entry caps")
+        let cap = best(caps, preferring: String(defaultCap))!
+        let capFraction = Double(cap.name) ?? defaultCap
+        let warned = measure(reactions.map { reaction in
+            var configuration = memoryOnly(memory, kind, cap: capFraction)
+            configuration.warnings = .trace
+            configuration.pressure = reaction.policy
+            return (reaction.description, configuration)
+        }, label: "warnings")
+        let reaction = best(warned, preferring: WarningReaction(.trimToFraction(0.5)).description)!
+
+        // 6. Disk: the knee of either tier's curve up to the disk budget.
+        var diskCurve: [Recommendation.CurvePoint] = []
+        var disk: Int?
+        if let diskBudget {
+            let diskSizes = sizes(upTo: diskBudget)
+            diskCurve = zip(diskSizes, measure(diskSizes.map { size in
+                var configuration = memoryOnly(memory, kind, cap: capFraction)
+                configuration.disk = .init(byteLimit: size, policy: ReplayDefaults.diskPolicy)
+                return ("\(size)", configuration)
+            }, label: "disk curve")).map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1.hitRatio) }
+            disk = knee(diskCurve)
+        }
+
+        let reuse = reuseIntervals(workloads)
+        var recommendation = Recommendation(
+            traces: workloads.map(\.name), requests: workloads.reduce(0) { $0 + $1.requests.count },
+            memoryBudgetBytes: memoryBudget, diskBudgetBytes: diskBudget, memoryBytes: memory, memoryCurve: memoryCurve,
+            keyStrategy: key.name, keyStrategies: keyCandidates, policy: policy.name, policies: policies,
+            maxEntryFraction: capFraction, entryCaps: caps, warningReaction: reaction.name, warningReactions: warned,
+            diskBytes: disk, diskCurve: diskCurve, reuseIntervalP99Seconds: reuse.p99, longestReuseIntervalSeconds: reuse.longest,
+            reasons: [], snippets: [])
+        recommendation.reasons = reasons(recommendation)
+        recommendation.snippets = recommendation.makeSnippets()
+        return recommendation
+    }
+
+    /// The budget's shares, at least a megabyte each, without repeats.
+    static func sizes(upTo budget: Int) -> [Int] {
+        var seen = Set<Int>()
+        return budgetShares.map { max(Int((Double(budget) * $0).rounded()), min(budget, 1 << 20)) }.filter { seen.insert($0).inserted }
+    }
+
+    /// The smallest size whose hit ratio is within `kneeTolerance` of the largest size's.
+    static func knee(_ curve: [Recommendation.CurvePoint]) -> Int {
+        guard let top = curve.last else { return 0 }
+        return curve.first { $0.hitRatio >= top.hitRatio - Recommendation.kneeTolerance }?.bytes ?? top.bytes
+    }
+
+    /// The candidate with the highest hit ratio; `preferred` when it is within 0.1 point of it.
+    static func best(_ candidates: [Recommendation.Candidate], preferring preferred: String) -> Recommendation.Candidate? {
+        guard let top = candidates.max(by: { $0.hitRatio < $1.hitRatio }) else { return nil }
+        if let favourite = candidates.first(where: { $0.name == preferred }), favourite.hitRatio >= top.hitRatio - 0.001 { return favourite }
+        return top
+    }
+
+    /// Seconds between one user's consecutive requests for one URL.
+    static func reuseIntervals(_ workloads: [RecordedWorkload]) -> (p99: Double, longest: Double) {
+        var intervals: [UInt64] = []
+        for workload in workloads {
+            var last: [Int64: UInt64] = [:]
+            for request in workload.requests {
+                let key = Int64(request.session) << 32 | Int64(request.url)
+                if let previous = last[key], request.time >= previous { intervals.append(request.time - previous) }
+                last[key] = request.time
+            }
+        }
+        guard !intervals.isEmpty else { return (0, 0) }
+        intervals.sort()
+        let p99 = intervals[min(intervals.count - 1, Int((Double(intervals.count) * 0.99).rounded(.up)) - 1)]
+        return (Double(p99) / 1e9, Double(intervals.last!) / 1e9)
+    }
+
+    static func reasons(_ r: Recommendation) -> [Recommendation.Reason] {
+        func percent(_ value: Double) -> String { String(format: "%.2f%%", value * 100) }
+        let budgetHit = r.memoryCurve.last?.hitRatio ?? 0
+        let kneeHit = r.memoryCurve.first { $0.bytes == r.memoryBytes }?.hitRatio ?? 0
+        let lru = r.policies.first { $0.name == EvictionPolicyKind.lru.description }
+        let chosen = r.policies.first { $0.name == r.policy }
+        let colliding = r.keyStrategies.filter { $0.wrongImages > 0 }.map { "\($0.name) \($0.wrongImages)" }
+        let purge = r.warningReactions.first { $0.name == WarningReaction(.purgeAll).description }
+        let reaction = r.warningReactions.first { $0.name == r.warningReaction }
+        var reasons = [
+            Recommendation.Reason(
+                setting: "memory", value: ByteSize.format(r.memoryBytes),
+                because: "\(percent(kneeHit)) of requests hit at this size, \(percent(budgetHit)) at the whole budget of \(ByteSize.format(r.memoryBudgetBytes)): within \(Int(Recommendation.kneeTolerance * 100)) point"),
+            Recommendation.Reason(
+                setting: "keys", value: r.keyStrategy,
+                because: "the best hit ratio (\(percent(r.keyStrategies.first { $0.name == r.keyStrategy }?.hitRatio ?? 0))) among keys of the whole URL and the box that never showed another URL's picture"
+                    + (colliding.isEmpty ? "" : "; wrong images with " + colliding.joined(separator: ", "))),
+            Recommendation.Reason(
+                setting: "policy", value: r.policy,
+                because: "\(percent(chosen?.hitRatio ?? 0)) at \(ByteSize.format(r.memoryBytes))"
+                    + (r.policy == EvictionPolicyKind.lru.description ? ", no policy more than 0.1 point better" : ", LRU \(percent(lru?.hitRatio ?? 0))")),
+            Recommendation.Reason(
+                setting: "per-entry cap", value: "\(Int((r.maxEntryFraction * 100).rounded()))% of memory",
+                because: r.entryCaps.map { "\(Int((Double($0.name) ?? 0) * 100))%: \(percent($0.hitRatio))" }.joined(separator: ", ")),
+            Recommendation.Reason(
+                setting: "memory warning", value: r.warningReaction,
+                because: "\(percent(reaction?.hitRatio ?? 0)) with the recorded warnings, \(reaction?.refetches ?? 0) entries downloaded again; purge-all \(percent(purge?.hitRatio ?? 0)), \(purge?.refetches ?? 0)"),
+            Recommendation.Reason(
+                setting: "time to live", value: "none",
+                because: String(format: "a user asks for a URL again within %.0f s in 99%% of cases (longest %.0f s); an expiry only loses hits, invalidate changed pictures instead", r.reuseIntervalP99Seconds, r.longestReuseIntervalSeconds)),
+        ]
+        if let disk = r.diskBytes, let budget = r.diskBudgetBytes {
+            let kneeHit = r.diskCurve.first { $0.bytes == disk }?.hitRatio ?? 0
+            reasons.append(.init(
+                setting: "disk", value: ByteSize.format(disk),
+                because: "\(percent(kneeHit)) of requests hit memory or disk at this size, \(percent(r.diskCurve.last?.hitRatio ?? 0)) at the budget of \(ByteSize.format(budget))"))
+        }
+        return reasons
+    }
+}

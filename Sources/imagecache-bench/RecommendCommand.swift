@@ -1,0 +1,51 @@
+import ArgumentParser
+import Bench
+import CacheSimulation
+
+struct RecommendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recommend",
+        abstract: "Recommend cache settings for an app from its traces: memory size, key strategy, policy, per-entry cap, warning reaction and disk size, each with the figure behind it.",
+        discussion: """
+            Memory is the knee of the memory curve up to the budget (the smallest size within 1 point of the budget's \
+            hit ratio); the key is the best that never shows another URL's picture; policy, per-entry cap and warning \
+            reaction are the best at that size with the recorded warnings; disk is the knee of either tier's curve up to \
+            --disk-budget. Prints the settings for this library, Nuke, Kingfisher and SDWebImage, and what each cannot express.
+            """)
+    @OptionGroup var workloads: WorkloadOptions
+    @Option(help: "Most memory the app may give decoded images (64MB, 256MiB).") var memoryBudget: String
+    @Option(help: "Most disk the app may give downloaded images; without it, no disk size is recommended.") var diskBudget: String?
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        _ = try Self.absolute(memoryBudget, "--memory-budget")
+        if let diskBudget { _ = try Self.absolute(diskBudget, "--disk-budget") }
+    }
+
+    static func absolute(_ text: String, _ option: String) throws -> Int {
+        guard case .bytes(let bytes) = try CacheOptions.size(text), bytes >= 1 << 20 else {
+            throw ValidationError("\(option) is a size of at least 1MiB, such as 64MB or 1GiB, not \(text)")
+        }
+        return bytes
+    }
+
+    func run() throws {
+        let loaded = try workloads.load()
+        var results = BenchResults(command: commandLine)
+        results.datasets = loaded.map(\.summary)
+        let recommendation = SettingsRecommender.recommend(
+            loaded, memoryBudget: try Self.absolute(memoryBudget, "--memory-budget"),
+            diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") })
+        results.recommendation = recommendation
+        output.show("recommended settings for \(recommendation.traces.joined(separator: ", "))", ReportTables.recommendation(recommendation))
+        output.show("the curves (◀ the knee)", ReportTables.recommendationCurves(recommendation))
+        if !output.json {
+            for snippet in recommendation.snippets {
+                print("== \(snippet.library)\n\(snippet.code)")
+                for gap in snippet.cannotExpress { print("// cannot express: \(gap)") }
+                print()
+            }
+        }
+        try output.finish(results)
+    }
+}
