@@ -57,3 +57,27 @@ extension ReportTables {
         return table
     }
 }
+
+extension Charts {
+    /// Per as-shipped preset: each run's share of requests answered from a cache with the right
+    /// picture, and its share shown wrong, stale or never answered, as shipped, each defect fixed
+    /// alone, and the fixed pipeline.
+    static func apps(_ rows: [AppComparisonRow], in directory: String) throws -> [String] {
+        var charts: [String] = []
+        for shipped in rows where shipped.fixedDefect == nil && shipped.preset != AppPreset.fixed.name {
+            let runs = [shipped] + rows.filter { $0.trace == shipped.trace && $0.preset == shipped.preset && $0.fixedDefect != nil }
+                + rows.filter { $0.trace == shipped.trace && $0.preset == AppPreset.fixed.name }
+            func share(_ count: Int, _ row: AppComparisonRow) -> Double { row.requests == 0 ? 0 : Double(count) / Double(row.requests) }
+            let bars = runs.map { row in
+                let label = row.preset == AppPreset.fixed.name ? "fixed pipeline" : row.fixedDefect.map { "fix " + $0 } ?? "as shipped"
+                let wrong = share(row.wrongImages + row.staleImages + row.unansweredRequests, row)
+                return (label, [max(row.hitRatio - share(row.wrongImages + row.staleImages, row), 0), wrong])
+            }
+            let name = "apps-" + fileSafe(shipped.preset)
+            try drawBars(name, in: directory, title: "\(shipped.preset): what each fix changes", yLabel: "share of requests",
+                         series: ["right picture from a cache", "wrong, stale or never answered"], rows: bars)
+            charts.append(name + ".svg")
+        }
+        return charts
+    }
+}

@@ -84,6 +84,39 @@ public enum Charts {
 
             """
         try script.write(toFile: directory + "/\(name).gp", atomically: true, encoding: .utf8)
+        try render(name, in: directory)
+    }
+
+    /// Writes `name.dat` and `name.gp` of clustered bars, one cluster per label, and runs gnuplot when installed.
+    static func drawBars(
+        _ name: String, in directory: String, title: String, yLabel: String, series: [String], rows: [(label: String, values: [Double])]
+    ) throws {
+        let data = "label " + series.map { "\"\($0)\"" }.joined(separator: " ") + "\n"
+            + rows.map { row in "\"\(row.label)\" " + row.values.map { String($0) }.joined(separator: " ") }.joined(separator: "\n") + "\n"
+        try data.write(toFile: directory + "/\(name).dat", atomically: true, encoding: .utf8)
+        let plots = series.indices.map { index in
+            "'\(name).dat' using \(index + 2):xtic(1) title columnheader(\(index + 2))"
+        }
+        let script = """
+            set terminal svg size 900,560 dynamic background rgb 'white' font 'sans,12'
+            set output '\(name).svg'
+            set title '\(title.replacingOccurrences(of: "'", with: ""))'
+            set ylabel '\(yLabel)'
+            set grid ytics
+            set key top left
+            set style data histograms
+            set style histogram clustered gap 1
+            set style fill solid 0.8 border -1
+            set xtics rotate by -40
+            set yrange [0:*]
+            plot \(plots.joined(separator: ", "))
+
+            """
+        try script.write(toFile: directory + "/\(name).gp", atomically: true, encoding: .utf8)
+        try render(name, in: directory)
+    }
+
+    private static func render(_ name: String, in directory: String) throws {
         guard let gnuplot else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gnuplot)

@@ -100,6 +100,7 @@ public enum ResultsWriter {
 
         let charts = try Charts.missRatioCurves(results.sweeps, in: directory) + Charts.latency(results.replays, in: directory)
             + Charts.memory(results.replays, in: directory) + Charts.recommendation(results.recommendation, in: directory)
+            + Charts.apps(results.apps ?? [], in: directory)
         if !charts.isEmpty {
             if Charts.gnuplot == nil {
                 notes.append(Charts.missingNote)
