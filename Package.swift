@@ -118,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCacheBenchTests",
-            dependencies: ["Bench", "CacheSimulation", "ImageSynthesis", "imagecache-bench"],
+            dependencies: ["Bench", "CacheSimulation", "ImageSynthesis", "PipelineTesting", "imagecache-bench"],
             swiftSettings: strict
         ),
     ]

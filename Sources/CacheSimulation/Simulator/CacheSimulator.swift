@@ -221,8 +221,8 @@ private struct SimulationState<Policy: EvictionPolicy> {
     var downloadsStart = 0
     var downloadsByOriginal: [Int32]
     var sharedDownloads = 0
-    /// Per URL id, whether My Market's coalescer holds a waiting entry (only with that coalescing).
-    var waitingEntries: [Bool]
+    /// My Market's coalescer by URL id, with that coalescing.
+    var myMarket: MyMarketCoalescerModel<Int32>?
     /// Per picture, whether this device has downloaded it before: a second download repeats it.
     var downloadedBefore: [Bool]
 
@@ -273,8 +273,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
         window = trace.hasDetails ? max(configuration.inFlight, 1) : 1
         flightsByKey = window > 1 ? Array(repeating: 0, count: trace.keyCount) : []
         downloadsByOriginal = window > 1 ? Array(repeating: 0, count: trace.diskKeyCount) : []
-        waitingEntries = trace.hasDetails && configuration.coalescing == .myMarketAsShipped
-            ? Array(repeating: false, count: Int(trace.sources.max() ?? -1) + 1) : []
+        myMarket = trace.hasDetails && configuration.coalescing == .myMarketAsShipped ? MyMarketCoalescerModel() : nil
         downloadedBefore = Array(repeating: false, count: Int(trace.contents.max() ?? -1) + 1)
     }
 
@@ -328,16 +327,12 @@ private struct SimulationState<Policy: EvictionPolicy> {
             if !answers.isEmpty { answers[index] = .memory }
             return
         }
-        if !waitingEntries.isEmpty {
-            // My Market's load: a waiting entry for the URL means "in flight" to it, forever.
-            let url = Int(trace.sources[index])
-            if waitingEntries[url] {
-                result.unansweredRequests += 1
-                result.unservedBytes += size
-                if !answers.isEmpty { answers[index] = .unanswered }
-                return
-            }
-            waitingEntries[url] = true
+        let url = trace.sources[index]
+        if myMarket?.load(url) == .drop {
+            result.unansweredRequests += 1
+            result.unservedBytes += size
+            if !answers.isEmpty { answers[index] = .unanswered }
+            return
         }
         if !flightsByKey.isEmpty, configuration.coalescing == .perWaiter, flightsByKey[Int(key)] > 0,
            let flight = pending[pendingStart...].lastIndex(where: { $0.key == key }) {
@@ -375,7 +370,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
             result.cancelledTransfers += 1
             result.unservedBytes += size
             // The cell's reuse calls `cancel(url:)`, which forgets the waiting entry.
-            if !waitingEntries.isEmpty { waitingEntries[Int(truth.source)] = false }
+            myMarket?.cancel(truth.source)
             return
         case (.origin, _):
             noteRefetch(key, size: size, fromOrigin: true)
@@ -519,7 +514,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
                 disk?.removeAll()
                 for index in downloadedBefore.indices { downloadedBefore[index] = false }
             }
-            for index in waitingEntries.indices { waitingEntries[index] = false }
+            myMarket?.reset()
             recovering = nil
             for index in droppedByWarning.indices { droppedByWarning[index] = false }
         case .invalidate(let memory, let diskKeys):

@@ -1,0 +1,86 @@
+import Foundation
+import ImagePipeline
+import CacheSimulation
+
+/// My Market's shared `ImageCache` (`../shared/seeds/004`) ported as written,
+/// defects and all: the baseline the bench holds the library's coalescer
+/// against, never something to adopt. Its decisions are
+/// `MyMarketCoalescerModel`'s, which the simulator follows too. Defects kept:
+///
+/// 1. A second caller for a URL in flight is dropped: its completion is never called.
+/// 2. The waiting entry is never removed after success: once the image has
+///    left the memory cache, every later load of the URL is dropped.
+/// 3. On an error only the caller that started the download hears back
+///    (nil), and the entry stays, so the URL is never fetched again either.
+/// 4. `cancel(url:)` cancels the download for every waiter.
+/// 5. The memory cache's cost counts encoded bytes, not decoded pixels, and has no limit.
+///
+/// One thing is not kept: the original reads and writes its dictionaries from
+/// URLSession's queue and the caller's thread unguarded, a data race; here
+/// they sit behind a lock. Completions run on the download's task, not the main queue.
+public final class MyMarketImageCache<Image: Sendable>: Sendable {
+    public typealias Completion = @Sendable (Image?) -> Void
+
+    private struct State {
+        var model = MyMarketCoalescerModel<String>()
+        /// `waitingRespoinseClosure`: the completions per URL (only ever the first caller's).
+        var waiting: [String: [Completion]] = [:]
+        /// `dataTasks`
+        var tasks: [String: Task<Void, Never>] = [:]
+    }
+
+    private let state = SharedLocked(State())
+    /// `NSCache<NSURL, UIImage>` with neither limit.
+    private let images = MemoryCache<String, Image>(.init(limits: CacheLimits(costLimit: .max, maxEntryFraction: 1), policy: .nsCache))
+    private let fetcher: any ImageFetcher
+    private let decode: @Sendable (Data) -> Image?
+
+    /// `decode` makes the image from the downloaded bytes (`UIImage(data:)`), nil when it cannot.
+    public init(fetcher: any ImageFetcher, decode: @escaping @Sendable (Data) -> Image?) {
+        self.fetcher = fetcher
+        self.decode = decode
+    }
+
+    /// Calls back with the image, or with nil after an error, or never (see the defects). Returns what
+    /// the coalescer decided (nil for a memory hit), which the original does not say, for the bench's replay.
+    @discardableResult
+    public func load(url: String, completion: @escaping Completion) -> MyMarketCoalescerModel<String>.Load? {
+        if let image = images.value(for: url) {
+            completion(image)
+            return nil
+        }
+        let decision = state.withLock { state in
+            let decision = state.model.load(url)
+            if decision == .start { state.waiting[url] = [completion] }
+            return decision
+        }
+        guard decision == .start else { return decision }  // defects 1, 2 and 3: nobody will call back
+        let task = Task { [fetcher, decode, images, state] in
+            guard let fetched = try? await fetcher.fetch(url), let image = decode(fetched.data),
+                  let blocks = state.withLock({ $0.waiting[url] }) else {
+                completion(nil)  // defect 3: only this caller; the entry stays
+                return
+            }
+            _ = images.insert(image, for: url, cost: fetched.data.count)  // defect 5
+            for block in blocks { block(image) }  // defect 2: the entry stays
+        }
+        state.withLock { $0.tasks[url] = task }
+        return decision
+    }
+
+    /// Defect 4: the download stops for everyone waiting on it.
+    public func cancel(url: String) {
+        let task = state.withLock { state in
+            state.model.cancel(url)
+            state.waiting[url] = nil
+            return state.tasks.removeValue(forKey: url)
+        }
+        task?.cancel()
+    }
+
+    /// What iOS does to an `NSCache` under memory pressure: empties it. The waiting entries stay.
+    public func systemEmptiesCache() { images.removeAll() }
+
+    /// Images held, and their cost (encoded bytes).
+    public var count: Int { images.count }
+}
