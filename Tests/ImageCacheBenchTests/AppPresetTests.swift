@@ -81,6 +81,21 @@ struct AppPresetTests {
         #expect(withDisk.duplicateDownloads * 5 < vanilladin.duplicateDownloads)
     }
 
+    @Test("apps --json: every run, and My Market's coalescer live on the loopback origin answering as the simulator does")
+    func command() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let trace = CraftedTrace.datasets.appendingPathComponent("mymarket.jsonl.gz").path
+        let output = try await BenchProcess.run(["apps", trace, "--live-sessions", "1", "--store", store, "--json", "--no-files"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let results = try BenchCommandsTests.json(output)
+        #expect(results.apps?.count == 1 + AppPreset.myMarket.defects.count + 1)
+        let live = try #require(results.myMarketLive)
+        #expect(live.sessions == 1 && live.requests > 100)
+        #expect(live.differingRequests == 0 && live.live == live.simulated)
+        #expect(results.figures.contains { $0.id.hasPrefix("apps/mymarket.jsonl.gz/mymarket-as-shipped/") })
+    }
+
     @Test("the runs' gated figures have one name each and cover every run")
     func figures() {
         var results = BenchResults(command: "test")

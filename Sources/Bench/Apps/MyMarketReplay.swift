@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
+import HTTPImageLoading
 import ImagePipeline
+import OriginServer
 import CacheSimulation
 
 /// Drives `MyMarketImageCache` with a recorded workload one request at a
@@ -11,8 +13,15 @@ import CacheSimulation
 /// the live port and `FetchCoalescing.myMarketAsShipped` can be compared request by request.
 public enum MyMarketReplay {
     public static func answers(_ workload: RecordedWorkload, fetcher: any ImageFetcher) async -> [CacheSimulator.Answer] {
+        await answers(workload, fetcher: fetcher) { $0.count }
+    }
+
+    /// The same, making each image with `decode` (nil: not an image).
+    public static func answers<Image: Sendable>(
+        _ workload: RecordedWorkload, fetcher: any ImageFetcher, decode: @escaping @Sendable (Data) -> Image?
+    ) async -> [CacheSimulator.Answer] {
         let network = Network(fetcher)
-        func newCache() -> MyMarketImageCache<Int> { MyMarketImageCache(fetcher: network) { $0.count } }
+        func newCache() -> MyMarketImageCache<Image> { MyMarketImageCache(fetcher: network, decode: decode) }
         var cache = newCache()
         var answers: [CacheSimulator.Answer] = []
         var nextEvent = 0
@@ -44,6 +53,49 @@ public enum MyMarketReplay {
             answers.append(answer)
         }
         return answers
+    }
+
+    /// The port live, on the loopback origin with libvips decoding whole images, beside the simulator's model.
+    public static func live(_ workload: RecordedWorkload, store: String, progress: ProgressLine = ProgressLine()) async throws -> MyMarketLiveCheck {
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        let origin = try await OriginServer.start(.init(storeDirectory: store, storeByteLimit: 4 << 30, latency: .none))
+        let http = HTTPImageFetcher(.init(connectionsPerHost: 8))
+        do {
+            let (urls, images) = LiveReplay.originURLs(of: workload, on: origin)
+            try await origin.prepare(images) { done in
+                if done % 16 == 0 { progress.update("mymarket live: origin images \(done)/\(images.count)") }
+            }
+            progress.finish()
+            let loopback = Loopback(http, Dictionary(uniqueKeysWithValues: zip(workload.urls, urls)))
+            let thumbnailer = Thumbnailer()
+            let whole = ThumbnailRequest(width: 1 << 16, height: 1 << 16)
+            let start = ContinuousClock.now
+            let live = await answers(workload, fetcher: loopback) { try? thumbnailer.thumbnail($0, fitting: whole) }
+            let seconds = (ContinuousClock.now - start).seconds
+            try await http.shutdown()
+            await origin.stop()
+            var configuration = AppPreset.myMarket.configuration
+            configuration.inFlight = 0
+            let simulated = CacheSimulator.answers(AppPreset.myMarket.trace(of: workload), configuration).answers
+            return MyMarketLiveCheck(trace: workload.name, sessions: workload.sessions, live: live, simulated: simulated, seconds: seconds)
+        } catch {
+            try? await http.shutdown()
+            await origin.stop()
+            throw error
+        }
+    }
+
+    /// The workload's URLs fetched from their loopback copies.
+    final class Loopback: ImageFetcher {
+        let base: any ImageFetcher
+        let urls: [String: String]
+
+        init(_ base: any ImageFetcher, _ urls: [String: String]) {
+            self.base = base
+            self.urls = urls
+        }
+
+        func fetch(_ url: String) async throws -> FetchedImage { try await base.fetch(urls[url] ?? url) }
     }
 
     /// The fetcher behind a switch for offline spells, holding a download the
@@ -88,5 +140,31 @@ public enum MyMarketReplay {
                 if let ready { continuation.resume(returning: ready) }
             }
         }
+    }
+}
+
+/// My Market's port run live beside the simulator's model of it, request by request.
+public struct MyMarketLiveCheck: Codable, Sendable {
+    public var trace: String
+    public var sessions: Int
+    public var requests: Int
+    /// Requests by where they were answered ("memory", "origin", "unanswered", …), live and simulated.
+    public var live: [String: Int]
+    public var simulated: [String: Int]
+    /// Requests answered differently.
+    public var differingRequests: Int
+    public var seconds: Double
+
+    init(trace: String, sessions: Int, live: [CacheSimulator.Answer], simulated: [CacheSimulator.Answer], seconds: Double) {
+        func counts(_ answers: [CacheSimulator.Answer]) -> [String: Int] {
+            Dictionary(answers.map { ("\($0)", 1) }, uniquingKeysWith: +)
+        }
+        self.trace = trace
+        self.sessions = sessions
+        requests = live.count
+        self.live = counts(live)
+        self.simulated = counts(simulated)
+        differingRequests = zip(live, simulated).filter { $0 != $1 }.count + abs(live.count - simulated.count)
+        self.seconds = seconds
     }
 }

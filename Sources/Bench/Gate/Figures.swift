@@ -62,6 +62,7 @@ extension BenchResults {
         memoryWarnings = []
         apps = nil
         recommendation = nil
+        myMarketLive = nil
         replays = []
         figures.sort { $0.id < $1.id }
     }

@@ -43,6 +43,21 @@ public enum LiveReplay {
         }
     }
 
+    /// The loopback URL of each of the workload's URLs (by id), and the pictures the origin
+    /// serves: the first request of each URL names its picture.
+    static func originURLs(of workload: RecordedWorkload, on origin: OriginServer) -> (urls: [String], images: [ImageDescriptor]) {
+        var urls = [String](repeating: "", count: workload.urls.count)
+        var images: [ImageDescriptor] = []
+        for request in workload.requests where urls[Int(request.url)].isEmpty {
+            let descriptor = ImageDescriptor(
+                contentID: workload.contents[Int(request.content)], width: Int(request.width), height: Int(request.height),
+                format: request.format ?? .jpeg)
+            urls[Int(request.url)] = origin.url(for: descriptor, host: URL(string: workload.urls[Int(request.url)])?.host)
+            images.append(descriptor)
+        }
+        return (urls, images)
+    }
+
     /// One replay's state: the current pipeline (replaced on relaunches), the
     /// schedule, and the measurements. Used from the replaying task only.
     final class Run {
@@ -112,18 +127,7 @@ public enum LiveReplay {
             let trace = workload.simulationTrace(strategy: options.keyStrategy)
             memoryBytes = options.memory.resolved(footprint: trace.memoryFootprint)
             diskBytes = options.disk.map { $0.resolved(footprint: trace.diskFootprint) }
-            var urls = [String](repeating: "", count: workload.urls.count)
-            var images: [ImageDescriptor] = []
-            // The first request of each URL names the picture the origin serves for it.
-            for request in workload.requests where urls[Int(request.url)].isEmpty {
-                let descriptor = ImageDescriptor(
-                    contentID: workload.contents[Int(request.content)], width: Int(request.width), height: Int(request.height),
-                    format: request.format ?? .jpeg)
-                urls[Int(request.url)] = origin.url(for: descriptor, host: URL(string: workload.urls[Int(request.url)])?.host)
-                images.append(descriptor)
-            }
-            fetchURLs = urls
-            self.images = images
+            (fetchURLs, images) = LiveReplay.originURLs(of: workload, on: origin)
             let first = try Self.makePipeline(options, memoryBytes, diskBytes, directory: scratch + "/device-0", fetcher: fetcher)
             current = SharedLocked(Optional(first))
             pipeline = first

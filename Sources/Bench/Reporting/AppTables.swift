@@ -58,6 +58,20 @@ extension ReportTables {
     }
 }
 
+extension ReportTables {
+    /// My Market's port live against the simulator's model: requests by where each answered them.
+    public static func myMarketLive(_ check: MyMarketLiveCheck?) -> TextTable {
+        var table = TextTable([("trace", .left), ("sessions", .right), ("requests", .right), ("answered", .left), ("live", .right),
+                               ("simulated", .right), ("requests answered differently", .right), ("live seconds", .right)])
+        guard let check else { return table }
+        for kind in Set(check.live.keys).union(check.simulated.keys).sorted() {
+            table.append([check.trace, String(check.sessions), String(check.requests), kind, String(check.live[kind] ?? 0),
+                          String(check.simulated[kind] ?? 0), String(check.differingRequests), String(format: "%.1f", check.seconds)])
+        }
+        return table
+    }
+}
+
 extension Charts {
     /// Per as-shipped preset: each run's share of requests answered from a cache with the right
     /// picture, and its share shown wrong, stale or never answered, as shipped, each defect fixed

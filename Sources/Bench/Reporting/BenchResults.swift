@@ -22,6 +22,8 @@ public struct BenchResults: Codable, Sendable {
     public var memoryWarnings: [WarningComparisonRow] = []
     /// The apps as shipped against the fixed pipeline; absent in files written before it was measured.
     public var apps: [AppComparisonRow]?
+    /// My Market's coalescer ported live, beside the simulator (`apps`); absent otherwise.
+    public var myMarketLive: MyMarketLiveCheck?
     /// Settings recommended for the traces (`recommend`); absent otherwise.
     public var recommendation: Recommendation?
     public var replays: [LiveReplayReport] = []
