@@ -128,15 +128,15 @@ struct PipelineDoublesTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doubles-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let disk = DiskCache.Configuration(directory: directory, byteLimit: 10 << 20)
-        weak var ended: ImagePipeline?
+        weak var ended: DiskCache?
         do {
             let first = try pipeline(disk: disk, policy: .thumbnails)
-            ended = first
+            ended = first.diskCache
             #expect(try await first.image(for: request()).source == .network)
             #expect(first.diskCache?.count == 1)  // the thumbnail, not the original
         }
-        // A relaunch follows the old process's end: its disk lock goes with its last reference,
-        // which work finishing in the background may hold a moment longer on a busy machine.
+        // A relaunch follows the old process's end: the disk lock goes with the disk cache's last
+        // reference, which a store finishing in the background may hold after the pipeline's is gone.
         await waitUntil { ended == nil }
         let relaunched = try pipeline(disk: disk, policy: .thumbnails)
         #expect(try await relaunched.image(for: request()).source == .disk)
