@@ -63,6 +63,7 @@ extension BenchResults {
         apps = nil
         recommendation = nil
         myMarketLive = nil
+        fidelity = nil
         replays = []
         figures.sort { $0.id < $1.id }
     }

@@ -24,6 +24,8 @@ public struct BenchResults: Codable, Sendable {
     public var apps: [AppComparisonRow]?
     /// My Market's coalescer ported live, beside the simulator (`apps`); absent otherwise.
     public var myMarketLive: MyMarketLiveCheck?
+    /// Each app dataset's image population against the real responses' (`fidelity`); absent otherwise.
+    public var fidelity: [FidelityRow]?
     /// Settings recommended for the traces (`recommend`); absent otherwise.
     public var recommendation: Recommendation?
     public var replays: [LiveReplayReport] = []

@@ -86,6 +86,8 @@ public enum ResultsWriter {
                     ReportTables.apps(results.apps ?? [], style: .machine))
         try section("app-defects", "What each defect cost", ReportTables.appDefects(results.apps ?? []),
                     ReportTables.appDefects(results.apps ?? [], style: .machine))
+        try section("fidelity", "The datasets against the real responses", ReportTables.fidelity(results.fidelity ?? []),
+                    ReportTables.fidelity(results.fidelity ?? [], style: .machine))
         try section("mymarket-live", "My Market's coalescer live, against the simulator", ReportTables.myMarketLive(results.myMarketLive),
                     ReportTables.myMarketLive(results.myMarketLive))
         if let recommendation = results.recommendation {

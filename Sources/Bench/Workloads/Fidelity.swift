@@ -1,0 +1,125 @@
+import Foundation
+import CacheSimulation
+import Workloads
+
+/// A figure of a service's real image population that the app models should reproduce.
+public struct FidelityTarget: Codable, Sendable, Equatable {
+    /// How a generated figure is judged against it.
+    public enum Kind: String, Codable, Sendable {
+        /// A share of URLs or pictures: within 0.05 absolute.
+        case share
+        /// A count or a size: within 20% relative.
+        case size
+    }
+
+    public var service: Service
+    public var statistic: String
+    public var kind: Kind
+    public var value: Double
+    /// The response files it was measured on.
+    public var sources: [String]
+
+    public func accepts(_ generated: Double) -> Bool {
+        switch kind {
+        case .share: abs(generated - value) <= 0.05
+        case .size: value == 0 ? generated == 0 : abs(generated - value) / abs(value) <= 0.2
+        }
+    }
+}
+
+/// The targets file (`datasets/fidelity-targets.json`): numbers measured on
+/// `../shared/realdata`, whose responses stay out of the project.
+public struct FidelityTargets: Codable, Sendable, Equatable {
+    public var command: String
+    public var targets: [FidelityTarget]
+
+    /// Measures every service's population in the response files under `directory`.
+    public static func measure(realData directory: String, command: String) throws -> FidelityTargets {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
+        var catalogue = URLCatalogue()
+        for file in files { try catalogue.add(file: directory + "/" + file) }
+        var targets: [FidelityTarget] = []
+        for service in Service.allCases {
+            let sources = Array(Set(catalogue.entries.filter { $0.service == service }.map { "\(service.rawValue)/\($0.file)" })).sorted()
+            for figure in ImagePopulation(catalogue: catalogue, service: service).figures {
+                targets.append(FidelityTarget(service: service, statistic: figure.statistic, kind: figure.kind, value: figure.value, sources: sources))
+            }
+        }
+        return FidelityTargets(command: command, targets: targets)
+    }
+}
+
+/// One app's generated figure against its target.
+public struct FidelityRow: Codable, Sendable, Equatable {
+    public var trace: String
+    public var app: String
+    public var service: Service
+    public var statistic: String
+    public var target: Double
+    public var generated: Double
+    /// Generated minus target: absolute for shares, relative for sizes.
+    public var difference: Double
+    public var withinTolerance: Bool
+    public var sources: [String]
+}
+
+public enum Fidelity {
+    /// The service an app's images come from.
+    public static func service(ofApp app: String) -> Service? {
+        switch app.lowercased().filter({ !$0.isWhitespace }) {
+        case "articleproject", "headlines": .newsapi
+        case "vanilladin": .aladin
+        case "picterest": .unsplash
+        case "mymarket": .openmarket
+        default: nil
+        }
+    }
+
+    /// A dataset's distinct image URLs, and per picture the largest size it was asked at (its original).
+    public static func population(of workload: RecordedWorkload) -> ImagePopulation {
+        var largest: [Int32: (width: Int, height: Int)] = [:]
+        for request in workload.requests {
+            let size = (Int(request.width), Int(request.height))
+            if let known = largest[request.content], known.width * known.height >= size.0 * size.1 { continue }
+            largest[request.content] = size
+        }
+        return ImagePopulation(urls: workload.urls, originals: largest.keys.sorted().map { largest[$0]! })
+    }
+
+    /// Every target of each workload's service against the workload's figure; a mix of apps gives none.
+    public static func compare(_ workloads: [RecordedWorkload], targets: FidelityTargets) -> [FidelityRow] {
+        var rows: [FidelityRow] = []
+        for workload in workloads {
+            guard let service = service(ofApp: workload.header.app) else { continue }
+            let figures = population(of: workload).figures
+            for target in targets.targets where target.service == service {
+                guard let figure = figures.first(where: { $0.statistic == target.statistic }) else { continue }
+                let difference = target.kind == .share ? figure.value - target.value
+                    : target.value == 0 ? 0 : (figure.value - target.value) / target.value
+                rows.append(FidelityRow(
+                    trace: workload.name, app: workload.header.app, service: service, statistic: target.statistic, target: target.value,
+                    generated: figure.value, difference: difference, withinTolerance: target.accepts(figure.value), sources: target.sources))
+            }
+        }
+        return rows
+    }
+}
+
+extension ReportTables {
+    public static func fidelity(_ rows: [FidelityRow], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("statistic", .left), ("target", .right), ("generated", .right), ("difference", .right), ("verdict", .left),
+        ])
+        for row in rows {
+            let isShare = !row.statistic.contains("(px)")
+            func value(_ figure: Double) -> String { isShare ? number(figure, 2, style) : number(figure, 0, style) }
+            table.append([
+                row.trace, row.statistic, value(row.target), value(row.generated),
+                style == .human ? (isShare ? String(format: "%+.2f", row.difference) : String(format: "%+.0f%%", row.difference * 100))
+                    : String(format: "%.6f", row.difference),
+                row.withinTolerance ? "ok" : "off",
+            ])
+        }
+        return table
+    }
+}
