@@ -24,4 +24,13 @@ struct SampledSweepTests {
             #expect(estimate.byteHitRatio == truth.byteHitRatio || (estimate.byteHitRatio.isNaN && truth.byteHitRatio.isNaN))
         }
     }
+
+    @Test("a sample of few keys is run but said to be rough, on stderr, naming the trace and its counts")
+    func roughSampleNoted() async throws {
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let output = try await BenchProcess.run(["sweep", trace, "--sample", "0.5", "--policy", "lru", "--no-bounds", "--no-files", "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("the sample of vanilladin-small.jsonl holds") && output.stderr.contains("the curves are rough"))
+        #expect(try !BenchCommandsTests.json(output).sweeps.isEmpty)
+    }
 }

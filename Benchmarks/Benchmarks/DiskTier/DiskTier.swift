@@ -1,7 +1,6 @@
 import Benchmark
 import Tolerances
 import Foundation
-import Synchronization
 import ImagePipeline
 #if canImport(Glibc)
 import Glibc
@@ -82,24 +81,6 @@ let benchmarks: @Sendable () -> Void = {
         precondition(cache.count == 700)
     }
 }
-
-/// A new folder under the temporary directory, removed when this process exits: the
-/// harness starts this executable once per benchmark, and the read fixture alone holds
-/// 100 MB, so folders left behind filled /tmp run after run.
-func temporaryDirectory() -> String {
-    _ = removesFoldersAtExit
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("icb-bench-\(UUID().uuidString)").path
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    foldersMade.withLock { $0.append(path) }
-    return path
-}
-
-private let foldersMade = Mutex<[String]>([])
-private let removesFoldersAtExit: Void = {
-    atexit {
-        for path in foldersMade.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
-    }
-}()
 
 /// What any disk cache must at least do for a hit: open, size, read, close.
 func plainRead(_ path: String) -> Data? {

@@ -102,7 +102,7 @@ final class Fixture: Sendable {
         let request = ImageRequest(url: "https://cdn.example/photo.jpg", fetchURL: origin.url(for: photo), box: .square(120))
         let diskRequest = ImageRequest(url: "https://cdn.example/photo.jpg", fetchURL: origin.url(for: photo), box: .square(560))
         let memoryPipeline = try ImagePipeline(.init(), fetcher: fetcher)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("icb-bench-pipe-\(UUID().uuidString)").path
+        let directory = temporaryDirectory()
         let diskPipeline = try ImagePipeline(
             .init(disk: .init(directory: directory, byteLimit: 1 << 28, sync: .none), diskPolicy: .thumbnails,
                   thumbnailDiskFormat: .jpeg(quality: 90)),

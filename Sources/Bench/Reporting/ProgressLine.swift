@@ -18,4 +18,10 @@ public struct ProgressLine: Sendable {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
+
+    /// A line for people on stderr, shown whether or not stderr is a terminal: a caveat about the run.
+    public func note(_ text: String) {
+        finish()
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
 }

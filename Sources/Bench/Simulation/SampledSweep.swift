@@ -8,6 +8,9 @@ extension MissRatioSweep {
     /// rate × the size; the per-entry cap stays at its full-size bytes where the
     /// scaled cache can hold them). Points come out as the exact sweep's do, each
     /// marked with its rate.
+    /// Sampled keys under which curves are rough: the draw of a few hot keys decides them.
+    static let roughSampleKeys = 10_000
+
     static func sampled(
         _ inputs: [SimulationMatrix.Input], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind], sizes: [ByteSize],
         rate: Double, shard: Shard?, bounds: Bool, progress: ProgressLine
@@ -24,6 +27,10 @@ extension MissRatioSweep {
             }
             let footprint = full.memoryFootprint
             let sample = SpatialSample(full, rate: rate)
+            if sample.trace.keyCount < roughSampleKeys {
+                progress.note("sweep --sample: the sample of \(name) holds \(sample.trace.keyCount) of its \(full.keyCount) keys; "
+                    + "under about \(roughSampleKeys) the curves are rough (BENCHMARKS.md); sweep it exactly, or sample at a higher rate")
+            }
             let capacities = ownedSizes.map { sizes[$0].resolved(footprint: footprint) }
             let lru = policies.contains(.lru) ? SampledLRU.curve(sample, capacities: capacities, maxEntryFraction: maxEntryFraction) : []
             let scaled = capacities.map {
