@@ -79,13 +79,23 @@ public enum AppComparison {
                     cells.append(Cell(workload: index, preset: preset.fixing(defect), label: preset.name, defect: defect.id))
                 }
             }
-            if !AppPreset.asShipped(app: workload.header.app).isEmpty {
+            if cells.last?.workload == index {
                 cells.append(Cell(workload: index, preset: .fixed, label: AppPreset.fixed.name, defect: nil))
             }
         }
+        // Most fixes change only the configuration: each distinct trace is built once.
+        struct Keyed: Hashable, Sendable {
+            let workload: Int
+            let shape: AppPreset.TraceShape
+        }
+        var seen = Set<Keyed>()
+        let distinct = cells.map { Keyed(workload: $0.workload, shape: $0.preset.traceShape) }.filter { seen.insert($0).inserted }
+        let built = ParallelMap.run(distinct, progress: progress, label: "apps: traces") { $0.shape.trace(of: workloads[$0.workload]) }
+        let traces = Dictionary(uniqueKeysWithValues: zip(distinct, built))
         return ParallelMap.run(cells, progress: progress, label: "apps") { cell in
             let workload = workloads[cell.workload]
-            let result = CacheSimulator.run(cell.preset.trace(of: workload), cell.preset.configuration)
+            let trace = traces[Keyed(workload: cell.workload, shape: cell.preset.traceShape)]!
+            let result = CacheSimulator.run(trace, cell.preset.configuration)
             return AppComparisonRow(
                 trace: workload.name, app: workload.header.app, preset: cell.label, fixedDefect: cell.defect, result)
         }

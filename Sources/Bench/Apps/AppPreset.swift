@@ -42,10 +42,24 @@ public struct AppPreset: Sendable, Hashable {
     /// Requests in flight together: a page of cells (Vanilladin loads its page's 10 covers at once).
     public static let loadsInFlight = 10
 
-    /// The workload keyed and costed as this preset keys and costs it.
-    public func trace(of workload: RecordedWorkload) -> SimulationTrace {
-        workload.simulationTrace(strategy: memoryKey, diskStrategy: diskKey, memoryCost: memoryCost, originalDiskFormat: originalDiskFormat)
+    /// What the simulation trace depends on: presets alike in these share one.
+    struct TraceShape: Hashable, Sendable {
+        let memoryKey: CacheKeyStrategy
+        let diskKey: CacheKeyStrategy?
+        let memoryCost: RecordedWorkload.MemoryCost
+        let originalDiskFormat: EncodedFormat?
+
+        func trace(of workload: RecordedWorkload) -> SimulationTrace {
+            workload.simulationTrace(strategy: memoryKey, diskStrategy: diskKey, memoryCost: memoryCost, originalDiskFormat: originalDiskFormat)
+        }
     }
+
+    var traceShape: TraceShape {
+        TraceShape(memoryKey: memoryKey, diskKey: diskKey, memoryCost: memoryCost, originalDiskFormat: originalDiskFormat)
+    }
+
+    /// The workload keyed and costed as this preset keys and costs it.
+    public func trace(of workload: RecordedWorkload) -> SimulationTrace { traceShape.trace(of: workload) }
 
     /// This preset with one defect fixed.
     public func fixing(_ defect: AppDefect) -> AppPreset {

@@ -80,7 +80,4 @@ public final class MyMarketImageCache<Image: Sendable>: Sendable {
 
     /// What iOS does to an `NSCache` under memory pressure: empties it. The waiting entries stay.
     public func systemEmptiesCache() { images.removeAll() }
-
-    /// Images held, and their cost (encoded bytes).
-    public var count: Int { images.count }
 }

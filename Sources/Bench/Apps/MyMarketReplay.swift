@@ -57,10 +57,7 @@ public enum MyMarketReplay {
 
     /// The port live, on the loopback origin with libvips decoding whole images, beside the simulator's model.
     public static func live(_ workload: RecordedWorkload, store: String, progress: ProgressLine = ProgressLine()) async throws -> MyMarketLiveCheck {
-        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-        let origin = try await OriginServer.start(.init(storeDirectory: store, storeByteLimit: 4 << 30, latency: .none))
-        let http = HTTPImageFetcher(.init(connectionsPerHost: 8))
-        do {
+        let (live, seconds) = try await LiveReplay.withLoopbackOrigin(store: store) { origin, http in
             let (urls, images) = LiveReplay.originURLs(of: workload, on: origin)
             try await origin.prepare(images) { done in
                 if done % 16 == 0 { progress.update("mymarket live: origin images \(done)/\(images.count)") }
@@ -71,18 +68,12 @@ public enum MyMarketReplay {
             let whole = ThumbnailRequest(width: 1 << 16, height: 1 << 16)
             let start = ContinuousClock.now
             let live = await answers(workload, fetcher: loopback) { try? thumbnailer.thumbnail($0, fitting: whole) }
-            let seconds = (ContinuousClock.now - start).seconds
-            try await http.shutdown()
-            await origin.stop()
-            var configuration = AppPreset.myMarket.configuration
-            configuration.inFlight = 0
-            let simulated = CacheSimulator.answers(AppPreset.myMarket.trace(of: workload), configuration).answers
-            return MyMarketLiveCheck(trace: workload.name, sessions: workload.sessions, live: live, simulated: simulated, seconds: seconds)
-        } catch {
-            try? await http.shutdown()
-            await origin.stop()
-            throw error
+            return (live, (ContinuousClock.now - start).seconds)
         }
+        var configuration = AppPreset.myMarket.configuration
+        configuration.inFlight = 0
+        let simulated = CacheSimulator.answers(AppPreset.myMarket.trace(of: workload), configuration).answers
+        return MyMarketLiveCheck(trace: workload.name, sessions: workload.sessions, live: live, simulated: simulated, seconds: seconds)
     }
 
     /// The workload's URLs fetched from their loopback copies.

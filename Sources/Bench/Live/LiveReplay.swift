@@ -17,25 +17,37 @@ public enum LiveReplay {
     ) async throws -> LiveReplayReport {
         var workload = options.sessionLimit.map { full.prefix(sessions: $0) } ?? full
         workload = options.requestLimit.map { workload.prefix($0) } ?? workload
-        try FileManager.default.createDirectory(atPath: options.originStore, withIntermediateDirectories: true)
         let latency = options.latencyMilliseconds > 0
             ? LatencyModel(otherHosts: .init(medianMilliseconds: options.latencyMilliseconds)) : .none
-        let origin = try await OriginServer.start(.init(storeDirectory: options.originStore, storeByteLimit: 4 << 30, latency: latency))
-        let http = HTTPImageFetcher(.init(connectionsPerHost: max(options.concurrency, 8)))
-        let fetcher = ReplayFetcher(http)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imagecache-bench-replay-\(getpid())").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        do {
-            let run = try Run(workload: workload, options: options, origin: origin, fetcher: fetcher, scratch: scratch, progress: progress)
+        return try await withLoopbackOrigin(
+            store: options.originStore, latency: latency, connectionsPerHost: max(options.concurrency, 8)
+        ) { origin, http in
+            let run = try Run(workload: workload, options: options, origin: origin, fetcher: ReplayFetcher(http), scratch: scratch, progress: progress)
             let images = run.images
             try await origin.prepare(images) { done in
                 if done % 16 == 0 { progress.update("replay: origin images \(done)/\(images.count)") }
             }
-            let report = try await run.replay()
+            return try await run.replay()
+        }
+    }
+
+    /// Runs `body` with the loopback origin (its pictures kept in `store`) and an HTTP client,
+    /// both shut down afterwards, whether `body` returns or throws.
+    static func withLoopbackOrigin<Result: Sendable>(
+        store: String, latency: LatencyModel = .none, connectionsPerHost: Int = 8,
+        _ body: (OriginServer, HTTPImageFetcher) async throws -> Result
+    ) async throws -> Result {
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        let origin = try await OriginServer.start(.init(storeDirectory: store, storeByteLimit: 4 << 30, latency: latency))
+        let http = HTTPImageFetcher(.init(connectionsPerHost: connectionsPerHost))
+        do {
+            let result = try await body(origin, http)
             try await http.shutdown()
             await origin.stop()
-            return report
+            return result
         } catch {
             try? await http.shutdown()
             await origin.stop()

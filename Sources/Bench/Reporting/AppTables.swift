@@ -33,9 +33,7 @@ extension ReportTables {
             (style == .human ? "origin MB" : "origin bytes", .right), (style == .human ? "peak memory MB" : "peak memory bytes", .right),
             (style == .human ? "peak disk MB" : "peak disk bytes", .right),
         ])
-        for shipped in rows where shipped.fixedDefect == nil && shipped.preset != AppPreset.fixed.name {
-            let fixed = rows.first { $0.trace == shipped.trace && $0.preset == AppPreset.fixed.name }
-            let single = rows.filter { $0.trace == shipped.trace && $0.preset == shipped.preset && $0.fixedDefect != nil }
+        for (shipped, single, fixed) in rows.groupedByShippedPreset {
             for (label, other) in [("the fixed pipeline", fixed)] + single.map({ ("fix " + $0.fixedDefect!, $0) }) {
                 guard let other else { continue }
                 func signed(_ value: Int) -> String { style == .human && value > 0 ? "+\(value)" : String(value) }
@@ -78,9 +76,8 @@ extension Charts {
     /// alone, and the fixed pipeline.
     static func apps(_ rows: [AppComparisonRow], in directory: String) throws -> [String] {
         var charts: [String] = []
-        for shipped in rows where shipped.fixedDefect == nil && shipped.preset != AppPreset.fixed.name {
-            let runs = [shipped] + rows.filter { $0.trace == shipped.trace && $0.preset == shipped.preset && $0.fixedDefect != nil }
-                + rows.filter { $0.trace == shipped.trace && $0.preset == AppPreset.fixed.name }
+        for (shipped, single, fixed) in rows.groupedByShippedPreset {
+            let runs = [shipped] + single + (fixed.map { [$0] } ?? [])
             func share(_ count: Int, _ row: AppComparisonRow) -> Double { row.requests == 0 ? 0 : Double(count) / Double(row.requests) }
             let bars = runs.map { row in
                 let label = row.preset == AppPreset.fixed.name ? "fixed pipeline" : row.fixedDefect.map { "fix " + $0 } ?? "as shipped"
@@ -93,5 +90,16 @@ extension Charts {
             charts.append(name + ".svg")
         }
         return charts
+    }
+}
+
+extension [AppComparisonRow] {
+    /// Each as-shipped run with its one-defect-fixed runs and the fixed pipeline's run of the same trace.
+    var groupedByShippedPreset: [(shipped: AppComparisonRow, single: [AppComparisonRow], fixed: AppComparisonRow?)] {
+        filter { $0.fixedDefect == nil && $0.preset != AppPreset.fixed.name }.map { shipped in
+            (shipped,
+             filter { $0.trace == shipped.trace && $0.preset == shipped.preset && $0.fixedDefect != nil },
+             first { $0.trace == shipped.trace && $0.preset == AppPreset.fixed.name })
+        }
     }
 }

@@ -55,6 +55,7 @@ public struct FidelityRow: Codable, Sendable, Equatable {
     public var app: String
     public var service: Service
     public var statistic: String
+    public var kind: FidelityTarget.Kind
     public var target: Double
     public var generated: Double
     /// Generated minus target: absolute for shares, relative for sizes.
@@ -97,7 +98,8 @@ public enum Fidelity {
                 let difference = target.kind == .share ? figure.value - target.value
                     : target.value == 0 ? 0 : (figure.value - target.value) / target.value
                 rows.append(FidelityRow(
-                    trace: workload.name, app: workload.header.app, service: service, statistic: target.statistic, target: target.value,
+                    trace: workload.name, app: workload.header.app, service: service, statistic: target.statistic, kind: target.kind,
+                    target: target.value,
                     generated: figure.value, difference: difference, withinTolerance: target.accepts(figure.value), sources: target.sources))
             }
         }
@@ -111,7 +113,7 @@ extension ReportTables {
             ("trace", .left), ("statistic", .left), ("target", .right), ("generated", .right), ("difference", .right), ("verdict", .left),
         ])
         for row in rows {
-            let isShare = !row.statistic.contains("(px)")
+            let isShare = row.kind == .share
             func value(_ figure: Double) -> String { isShare ? number(figure, 2, style) : number(figure, 0, style) }
             table.append([
                 row.trace, row.statistic, value(row.target), value(row.generated),

@@ -157,4 +157,11 @@ public struct RecordedWorkload: Sendable {
             sourceWidth: Int(request.width), sourceHeight: Int(request.height), hasAlpha: request.hasAlpha,
             fitting: boxes[Int(request.box)])
     }
+
+    /// The whole picture at its own size, as an app that keeps or re-encodes originals holds it.
+    func wholeImageCost(of request: Request) -> ThumbnailCost {
+        ThumbnailCost(
+            sourceWidth: Int(request.width), sourceHeight: Int(request.height), hasAlpha: request.hasAlpha,
+            fitting: ThumbnailRequest(width: Int(request.width), height: Int(request.height)))
+    }
 }

@@ -95,19 +95,16 @@ extension RecordedWorkload {
                 request.offline ? .offline
                 : (request.cancelledAfter.map { $0 <= cancelWindowMilliseconds } ?? false) ? .cancelled : .store
             let thumbnail = thumbnailCost(of: request)
-            let original = ThumbnailCost(
-                sourceWidth: Int(request.width), sourceHeight: Int(request.height), hasAlpha: request.hasAlpha,
-                fitting: ThumbnailRequest(width: Int(request.width), height: Int(request.height)))
             let cost = switch memoryCost {
             case .thumbnail: thumbnail.bytes
-            case .decodedOriginal: original.width * original.height * 4
+            case .decodedOriginal: Int(request.width) * Int(request.height) * 4
             }
             trace.append(
                 key: memoryKey(url: request.url, box: request.box), cost: cost, size: request.bytes, time: request.time,
                 detail: .init(
                     diskKey: diskKey(url: request.url), diskThumbnailKey: thumbnailKey(url: request.url, box: request.box),
                     thumbnailBytes: thumbnail.estimatedEncodedBytes(as: thumbnailFormat),
-                    originalDiskBytes: originalDiskFormat.map { original.estimatedEncodedBytes(as: $0) },
+                    originalDiskBytes: originalDiskFormat.map { wholeImageCost(of: request).estimatedEncodedBytes(as: $0) },
                     content: request.content, source: request.url, outcome: outcome))
         }
         while nextEvent < events.count {

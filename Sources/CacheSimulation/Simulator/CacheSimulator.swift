@@ -274,7 +274,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
         flightsByKey = window > 1 ? Array(repeating: 0, count: trace.keyCount) : []
         downloadsByOriginal = window > 1 ? Array(repeating: 0, count: trace.diskKeyCount) : []
         myMarket = trace.hasDetails && configuration.coalescing == .myMarketAsShipped ? MyMarketCoalescerModel() : nil
-        downloadedBefore = Array(repeating: false, count: Int(trace.contents.max() ?? -1) + 1)
+        downloadedBefore = Array(repeating: false, count: trace.contentCount)
     }
 
     @inline(__always)

@@ -29,6 +29,8 @@ public struct SimulationTrace: Sendable {
     public private(set) var originalDiskSizes: [Int] = []
     /// the ground-truth picture and the id of the URL it was asked by,
     public private(set) var contents: [Int32] = []
+    /// One more than the largest content id: the pictures a per-picture table must hold.
+    public private(set) var contentCount = 0
     public private(set) var sources: [Int32] = []
     /// and what a miss does.
     public private(set) var outcomes: [MissOutcome] = []
@@ -144,6 +146,7 @@ public struct SimulationTrace: Sendable {
         thumbnailSizes.append(detail.thumbnailBytes)
         originalDiskSizes.append(detail.originalDiskBytes ?? size)
         contents.append(detail.content)
+        contentCount = max(contentCount, Int(detail.content) + 1)
         sources.append(detail.source)
         outcomes.append(detail.outcome)
     }
