@@ -173,6 +173,12 @@ static inline int icb_gaussnoise(VipsImage **out, int width, int height, double 
     return vips_gaussnoise(out, width, height, "mean", mean, "sigma", sigma, "seed", seed, NULL);
 }
 
+// Renders a (small) image into memory, so what reads it many times computes it once.
+static inline int icb_copy_memory(VipsImage *in, VipsImage **out) {
+    *out = vips_image_copy_memory(in);
+    return *out ? 0 : -1;
+}
+
 // A tile repeated to cover width × height: noise made once per tile, not per pixel.
 static inline int icb_tile(VipsImage *tile, VipsImage **out, int width, int height) {
     VipsImage *repeated;
