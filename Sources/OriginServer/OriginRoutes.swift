@@ -16,7 +16,9 @@ final class OriginRoutes: Sendable {
     init(configuration: OriginServer.Configuration, store: ImageStore) {
         self.configuration = configuration
         self.store = store
-        services = ServiceCatalogs(seed: configuration.seed, catalog: catalog, realURLs: configuration.imageURLs)
+        services = ServiceCatalogs(
+            seed: configuration.seed, catalog: catalog, news: NewsImageModel(sharedFileNameShare: configuration.sharedFileNameShare),
+            realURLs: configuration.imageURLs)
     }
 
     func install(on router: Router<BasicRequestContext>) {

@@ -32,13 +32,17 @@ public final class OriginServer: Sendable {
         /// Real image URLs by service (newsapi, aladin, unsplash, openmarket), from imported
         /// API responses, for the pages to hand out instead of generated ones.
         public var imageURLs: [String: [String]]
+        /// Share of news images named `840_560.jpeg` in their own folders (seed 000's Korean
+        /// outlets); the real responses show none.
+        public var sharedFileNameShare: Double
 
         public init(
             host: String = "127.0.0.1", port: Int = 0,
             storeDirectory: String = FileManager.default.temporaryDirectory
                 .appendingPathComponent("imagecache-bench-origin-\(getpid())").path,
             storeByteLimit: Int = 512 << 20, latency: LatencyModel = .none, seed: UInt64 = 1,
-            stall: Duration = .seconds(30), logLevel: Logger.Level = .error, imageURLs: [String: [String]] = [:]
+            stall: Duration = .seconds(30), logLevel: Logger.Level = .error, imageURLs: [String: [String]] = [:],
+            sharedFileNameShare: Double = 0
         ) {
             self.host = host
             self.port = port
@@ -49,6 +53,7 @@ public final class OriginServer: Sendable {
             self.stall = stall
             self.logLevel = logLevel
             self.imageURLs = imageURLs
+            self.sharedFileNameShare = sharedFileNameShare
         }
     }
 

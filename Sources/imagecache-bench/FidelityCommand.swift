@@ -1,6 +1,8 @@
 import ArgumentParser
 import Bench
 import Foundation
+import OriginServer
+import Workloads
 
 struct FidelityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,8 +32,19 @@ struct FidelityCommand: ParsableCommand {
         let loaded = try workloads.load()
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
-        results.fidelity = Fidelity.compare(loaded, targets: try JSONDecoder().decode(FidelityTargets.self, from: data))
-        output.show("each app dataset against its service's real responses", ReportTables.fidelity(results.fidelity ?? []))
+        let targets = try JSONDecoder().decode(FidelityTargets.self, from: data)
+        let model = try Fidelity.compare(ResponseSample(seed: 1), targets: targets)
+        let datasets = Fidelity.compare(loaded, targets: targets)
+        results.fidelity = model + datasets
+        output.show("the origin's API pages (seed 1) against the real responses", ReportTables.fidelity(model))
+        output.show("each app dataset's requests against its service's real responses", ReportTables.fidelity(datasets))
+        if !output.json {
+            for service in Service.allCases {
+                for (statistics, reason) in Fidelity.notComparableOnRequests(service) {
+                    print("\(service.rawValue): compared on the pages only, not on the datasets' requests: \(statistics.sorted().joined(separator: "; ")): \(reason)")
+                }
+            }
+        }
         try output.finish(results)
     }
 }

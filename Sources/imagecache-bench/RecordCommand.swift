@@ -28,8 +28,12 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "A URL catalogue (imagecache-bench import api): the origin's pages hand out its real image URLs.")
     var catalogue: String?
 
+    @Option(help: "Share of news images named 840_560.jpeg in their own folders, as seed 000's Korean outlets do (0–1; the real responses show none).")
+    var sharedFileNames = 0.0
+
     func validate() throws {
         try OptionCheck.count(sessions, "--sessions", atLeast: 1, atMost: 1_000_000)
+        guard (0...1).contains(sharedFileNames) else { throw ValidationError("--shared-file-names must be between 0 and 1, not \(sharedFileNames)") }
     }
 
     func run() async throws {
@@ -42,8 +46,9 @@ struct RecordCommand: AsyncParsableCommand {
         let urls = try catalogue.map { try URLCatalogue.load($0) }
         let generator = "imagecache-bench record --app \(name) --sessions \(sessions) --seed \(seed)"
             + (catalogue.map { " --catalogue \(URL(fileURLWithPath: $0).lastPathComponent)" } ?? "")
+            + (sharedFileNames > 0 ? " --shared-file-names \(sharedFileNames)" : "")
         let summary = try await Recording.run(apps, sessions: sessions, seed: seed, output: output, generator: generator,
-                                              store: store, catalogue: urls) { progress.update("record \(name): session \($0) of \(sessions)") }
+                                              store: store, catalogue: urls, sharedFileNameShare: sharedFileNames) { progress.update("record \(name): session \($0) of \(sessions)") }
         progress.finish()
         print("wrote \(output): \(summary.events) events, \(summary.imageRequests) image requests, \(summary.apiRequests) API pages")
     }

@@ -14,11 +14,12 @@ public enum Recording {
 
     public static func run(
         _ apps: [AppName], sessions: Int, seed: UInt64, output: String, generator: String,
-        store: String = defaultStore, catalogue: URLCatalogue? = nil, progress: ((Int) -> Void)? = nil
+        store: String = defaultStore, catalogue: URLCatalogue? = nil, sharedFileNameShare: Double = 0, progress: ((Int) -> Void)? = nil
     ) async throws -> Recorder.Summary {
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         let origin = try await OriginServer.start(.init(
-            storeDirectory: store, storeByteLimit: 4 << 30, seed: seed, imageURLs: catalogue?.originImageURLs ?? [:]))
+            storeDirectory: store, storeByteLimit: 8 << 30, seed: seed, imageURLs: catalogue?.originImageURLs ?? [:],
+            sharedFileNameShare: sharedFileNameShare))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(10))))
         do {
             let summary = try await Recorder.record(

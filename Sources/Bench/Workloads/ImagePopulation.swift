@@ -9,11 +9,14 @@ public struct ImagePopulation: Sendable {
     public var urls: [String]
     /// Width and height of each picture's original, where known.
     public var originals: [(width: Int, height: Int)]
+    /// Share of the responses' items that name no image, where known (a trace's requests cannot tell).
+    public var itemsWithoutImage: Double?
 
-    public init(urls: [String], originals: [(width: Int, height: Int)] = []) {
+    public init(urls: [String], originals: [(width: Int, height: Int)] = [], itemsWithoutImage: Double? = nil) {
         var seen = Set<String>()
         self.urls = urls.filter { seen.insert($0).inserted }
         self.originals = originals
+        self.itemsWithoutImage = itemsWithoutImage
     }
 
     /// One measured figure.
@@ -42,6 +45,9 @@ public struct ImagePopulation: Sendable {
         let extensions = urls.map(Self.fileExtension)
         for (name, members) in [("jpg or jpeg", ["jpg", "jpeg"]), ("png", ["png"]), ("none", [""])] {
             figures.append(Figure(statistic: "URLs with extension \(name)", kind: .share, value: share(extensions.count { members.contains($0) })))
+        }
+        if let itemsWithoutImage {
+            figures.append(Figure(statistic: "items without an image", kind: .share, value: itemsWithoutImage))
         }
         if !originals.isEmpty {
             let widths = originals.map(\.width).sorted()
@@ -81,16 +87,20 @@ extension ImagePopulation {
     /// Aladin's covers, every Unsplash size with each photo's original size, the market's thumbnails.
     public init(catalogue: URLCatalogue, service: Service) {
         let entries = catalogue.entries.filter { $0.service == service }
+        let imageless = catalogue.items[service].flatMap { items in
+            items > 0 ? Double(catalogue.itemsWithoutImage[service] ?? 0) / Double(items) : nil
+        }
         switch service {
         case .unsplash:
             var seen = Set<String>()
             let pictures = entries.filter { seen.insert($0.item).inserted }
             self.init(urls: entries.map(\.image.url),
-                      originals: pictures.compactMap { entry in entry.image.width.flatMap { w in entry.image.height.map { (w, $0) } } })
+                      originals: pictures.compactMap { entry in entry.image.width.flatMap { w in entry.image.height.map { (w, $0) } } },
+                      itemsWithoutImage: imageless)
         case .openmarket:
-            self.init(urls: entries.filter { ["thumbnail", "thumbnails"].contains($0.image.role) }.map(\.image.url))
+            self.init(urls: entries.filter { ["thumbnail", "thumbnails"].contains($0.image.role) }.map(\.image.url), itemsWithoutImage: imageless)
         case .newsapi, .aladin:
-            self.init(urls: entries.map(\.image.url))
+            self.init(urls: entries.map(\.image.url), itemsWithoutImage: imageless)
         }
     }
 }

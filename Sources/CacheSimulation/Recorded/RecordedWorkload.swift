@@ -154,14 +154,14 @@ public struct RecordedWorkload: Sendable {
     /// The thumbnail a request makes, by the pipeline's cost model.
     public func thumbnailCost(of request: Request) -> ThumbnailCost {
         ThumbnailCost(
-            sourceWidth: Int(request.width), sourceHeight: Int(request.height), hasAlpha: request.hasAlpha,
+            sourceWidth: Int(request.width), sourceHeight: Int(request.height), format: request.format, hasAlpha: request.hasAlpha,
             fitting: boxes[Int(request.box)])
     }
 
     /// The whole picture at its own size, as an app that keeps or re-encodes originals holds it.
     func wholeImageCost(of request: Request) -> ThumbnailCost {
         ThumbnailCost(
-            sourceWidth: Int(request.width), sourceHeight: Int(request.height), hasAlpha: request.hasAlpha,
+            sourceWidth: Int(request.width), sourceHeight: Int(request.height), format: nil, hasAlpha: request.hasAlpha,
             fitting: ThumbnailRequest(width: Int(request.width), height: Int(request.height)))
     }
 }

@@ -15,9 +15,9 @@ public struct ThumbnailCost: Sendable, Hashable {
     public var bytes: Int { width * height * bands }
 
     /// The thumbnail of a `width`×`height` source (after EXIF orientation)
-    /// that fits `box`.
-    public init(sourceWidth width: Int, sourceHeight height: Int, hasAlpha: Bool, fitting box: ThumbnailRequest) {
-        let size = box.fittedSize(width: width, height: height)
+    /// that fits `box`; the format decides how libvips shrinks it on load.
+    public init(sourceWidth width: Int, sourceHeight height: Int, format: ImageFormat?, hasAlpha: Bool, fitting box: ThumbnailRequest) {
+        let size = box.fittedSize(width: width, height: height, format: format)
         self.width = size.width
         self.height = size.height
         bands = hasAlpha ? 4 : 3

@@ -34,12 +34,45 @@ public struct ThumbnailRequest: Hashable, Sendable, Codable {
 }
 
 extension ThumbnailRequest {
-    /// The size a thumbnail of a `width`×`height` image comes out at: one
-    /// shrink factor for both axes (the larger), as `vips_thumbnail` fits a box.
-    public func fittedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    /// The size a thumbnail of a `width`×`height` image (after EXIF orientation) comes out at,
+    /// computed as libvips 8.14's `vips_thumbnail` computes it: one shrink factor for both axes
+    /// (the larger); a JPEG first shrunk on load by 2, 4 or 8 (its sides rounded down) and a
+    /// WebP scaled on load; then `vips_resize`, which rounds each reduced side
+    /// half up from its own floating-point scale. Those steps decide a pixel where a side lands
+    /// on a half (a 3456×5184 photo fitting 549×825 comes out 549×823, not 549×824).
+    public func fittedSize(width: Int, height: Int, format: ImageFormat? = nil) -> (width: Int, height: Int) {
         guard width > 0, height > 0 else { return (0, 0) }
-        let shrink = max(Double(width) / Double(pixelWidth), Double(height) / Double(pixelHeight))
-        let factor = allowsUpscaling ? shrink : max(shrink, 1)
-        return (max(1, Int((Double(width) / factor).rounded())), max(1, Int((Double(height) / factor).rounded())))
+        guard !allowsUpscaling else {
+            // Enlarging goes through vips_affine; its sizes round to nearest.
+            let shrink = max(Double(width) / Double(pixelWidth), Double(height) / Double(pixelHeight))
+            return (max(1, Int((Double(width) / shrink).rounded())), max(1, Int((Double(height) / shrink).rounded())))
+        }
+        var (loadedWidth, loadedHeight) = (width, height)
+        let common = shrinks(width, height).horizontal
+        switch format {
+        case .jpeg:
+            let factor = common >= 16 ? 8 : common >= 8 ? 4 : common >= 4 ? 2 : 1
+            (loadedWidth, loadedHeight) = (width / factor, height / factor)  // libvips drops libjpeg's partial last block
+        case .webp where common > 1:
+            let scale = 1.0 / common
+            (loadedWidth, loadedHeight) = (Int((Double(width) * scale).rounded(.toNearestOrEven)),
+                                           Int((Double(height) * scale).rounded(.toNearestOrEven)))
+        default: break
+        }
+        let (horizontal, vertical) = shrinks(loadedWidth, loadedHeight)
+        func reduced(_ side: Int, _ shrink: Double) -> Int {
+            let scale = max(1.0 / shrink, 1.0 / Double(side))
+            return scale < 1 ? Int(Double(side) / (1.0 / scale) + 0.5) : side
+        }
+        return (reduced(loadedWidth, horizontal), reduced(loadedHeight, vertical))
+    }
+
+    /// `vips_thumbnail_calculate_shrink` for a box that the image must fit, never enlarging.
+    private func shrinks(_ width: Int, _ height: Int) -> (horizontal: Double, vertical: Double) {
+        var horizontal = Double(width) / Double(pixelWidth), vertical = Double(height) / Double(pixelHeight)
+        if horizontal < vertical { horizontal = vertical } else { vertical = horizontal }
+        horizontal = min(max(1, horizontal), Double(width))
+        vertical = min(max(1, vertical), Double(height))
+        return (horizontal, vertical)
     }
 }

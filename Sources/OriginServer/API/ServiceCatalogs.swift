@@ -7,6 +7,8 @@ import ImagePipeline
 final class ServiceCatalogs: Sendable {
     let seed: UInt64
     let catalog: OriginCatalog
+    /// Where news images come from, and how their URLs look.
+    let news: NewsImageModel
     /// Unsplash's `ixid` differs per response: a counter makes it so.
     private let responses = Locked<UInt64>(0)
     /// Products deleted through the API.
@@ -16,8 +18,9 @@ final class ServiceCatalogs: Sendable {
     /// generated ones, each URL always showing the same picture.
     let realURLs: [String: [String]]
 
-    init(seed: UInt64, catalog: OriginCatalog, realURLs: [String: [String]] = [:]) {
+    init(seed: UInt64, catalog: OriginCatalog, news: NewsImageModel = NewsImageModel(), realURLs: [String: [String]] = [:]) {
         self.seed = seed
+        self.news = news
         self.catalog = catalog
         self.realURLs = realURLs.filter { !$0.value.isEmpty }
     }
@@ -45,9 +48,10 @@ final class ServiceCatalogs: Sendable {
     private func article(topic: String, index: Int) -> [String: Any] {
         var random = CatalogRandom(seed, hash(topic), UInt64(index))
         let id = random.next()
-        let source = ["Reuters", "NPR", "BBC News", "ESPN", "Yahoo Entertainment", "CBS News"][random.below(6)]
+        let hasImage = !random.chance(0.075)  // as 18 of 240 real articles have none
+        var picture = news.picture(id: id, random: &random)
         var article: [String: Any] = [
-            "source": ["id": source.lowercased().replacingOccurrences(of: " ", with: "-"), "name": source],
+            "source": ["id": picture.source.lowercased().replacingOccurrences(of: " ", with: "-"), "name": picture.source],
             "author": "Reporter \(random.below(400))",
             "title": "\(topic.capitalized) story \(index)",
             "description": "What happened in \(topic) today, part \(index).",
@@ -55,42 +59,19 @@ final class ServiceCatalogs: Sendable {
             "publishedAt": "2024-10-08T\(String(format: "%02d", random.below(24))):00:00Z",
             "content": "Body of the story… [+\(random.below(4000)) chars]",
         ]
-        if random.chance(0.14) {
-            article["urlToImage"] = NSNull()  // as 14 of 100 real ones are
+        guard hasImage else {
+            article["urlToImage"] = NSNull()
             return article
         }
-        var (url, descriptor) = newsImage(source: source, id: id, random: &random)
+        // One URL always shows one picture, whichever article names it (NPR's default image).
+        var content = picture.url.hasPrefix("https://media.npr.org/include/") ? 1 : id
         if let real = realURL("newsapi", id) {
-            url = real
-            descriptor = ImageDescriptor(contentID: hash(real), width: 1200, height: 630, format: .jpeg, quality: 82)
+            picture = NewsImageModel.Picture(url: real, source: picture.source, width: 1200, height: 630, format: .jpeg)
+            content = hash(real)
         }
-        catalog.register(url, descriptor)
-        article["urlToImage"] = url
+        catalog.register(picture.url, ImageDescriptor(contentID: content, width: picture.width, height: picture.height, format: picture.format))
+        article["urlToImage"] = picture.url
         return article
-    }
-
-    /// Real shapes: identity in the query (NPR, ESPN), the same file name for
-    /// different pictures (840_560.jpeg), one default image reused by many articles.
-    private func newsImage(source: String, id: UInt64, random: inout CatalogRandom) -> (String, ImageDescriptor) {
-        let picture = ImageDescriptor(contentID: id, width: 1200, height: 630, format: .jpeg, quality: 82)
-        switch source {
-        case "NPR":
-            if random.chance(0.3) {
-                return ("https://media.npr.org/include/images/facebook-default-wide-s1400-c100.jpg",
-                        ImageDescriptor(contentID: 1, width: 1400, height: 788, format: .jpeg))
-            }
-            let inner = "http://npr-brightspot.s3.amazonaws.com/\(random.hex(2))/\(random.hex(2))/\(random.hex(24)).jpg"
-            let encoded = inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            return ("https://npr.brightspotcdn.com/dims4/default/\(random.hex(7))/2147483647/strip/true/crop/3000x1688+0+0/resize/1400x788!/format/jpeg/?url=\(encoded)",
-                    ImageDescriptor(contentID: id, width: 1400, height: 788, format: .jpeg))
-        case "ESPN":
-            return ("https://a.espncdn.com/combiner/i?img=%2Fphoto%2F2024%2F1008%2Fr\(random.below(999_999))_1296x729_16-9.jpg&w=1140&cquality=80",
-                    ImageDescriptor(contentID: id, width: 1140, height: 641, format: .jpeg))
-        case "BBC News":
-            return ("https://ichef.bbci.co.uk/news/1024/branded_news/\(random.hex(4))/production/_\(random.below(99_999))_p060dh18.jpg", picture)
-        default:
-            return ("https://img.\(source.lowercased().replacingOccurrences(of: " ", with: ""))-cdn.example/\(random.hex(8))/840_560.jpeg", picture)
-        }
     }
 
     // MARK: Aladin: /ttb/api/ItemSearch.aspx?Query=&start=&MaxResults=
@@ -135,9 +116,7 @@ final class ServiceCatalogs: Sendable {
             let index = newest - ((page - 1) * perPage + offset)
             var random = CatalogRandom(seed, UInt64(index), 15)
             var content = random.next()
-            // Originals several thousand pixels wide, in the aspect ratios cameras and phones produce.
-            let (width, height) = [(6000, 4000), (4000, 6000), (5472, 3648), (3024, 4032), (4032, 3024), (5184, 2916),
-                                   (4000, 5000), (4480, 4480)][random.below(8)]
+            let (width, height) = Self.unsplashOriginal(&random)
             var base = "https://images.unsplash.com/photo-\(1_600_000_000_000 + index)-\(random.hex(12))"
             if let real = realURL("unsplash", content), let path = real.split(separator: "?").first {
                 base = String(path)
@@ -150,17 +129,39 @@ final class ServiceCatalogs: Sendable {
                 catalog.register(url, ImageDescriptor(contentID: content, width: w, height: w * height / width, format: .jpeg))
                 return url
             }
-            let urls = [
-                "raw": sized("crop=entropy&cs=srgb&fm=jpg", min(width, 2400)),
-                "full": sized("crop=entropy&cs=srgb&fm=jpg&q=85", min(width, 2400)),
+            var urls = [
+                "raw": sized("crop=entropy&cs=srgb&fm=jpg", width),
+                "full": sized("crop=entropy&cs=srgb&fm=jpg&q=85", width),
                 "regular": sized("crop=entropy&cs=tinysrgb&fit=max&fm=jpg&q=80&w=1080", 1080),
                 "small": sized("crop=entropy&cs=tinysrgb&fit=max&fm=jpg&q=80&w=400", 400),
                 "thumb": sized("crop=entropy&cs=tinysrgb&fit=max&fm=jpg&q=80&w=200", 200),
             ]
+            // Newer responses also name the small size on S3, by path alone (30 of the 70 real photos).
+            if random.chance(0.43), let photo = base.split(separator: "/").last {
+                let url = "https://s3.us-west-2.amazonaws.com/images.unsplash.com/small/\(photo)"
+                catalog.register(url, ImageDescriptor(contentID: content, width: 400, height: 400 * height / width, format: .jpeg))
+                urls["small_s3"] = url
+            }
             return ["id": random.hex(11), "created_at": "2023-01-0\(1 + random.below(9))T00:00:00Z", "width": width, "height": height,
                     "color": "#\(random.hex(6))", "description": NSNull(), "urls": urls, "likes": random.below(5000),
                     "user": ["id": random.hex(11), "username": "user\(random.below(9999))", "name": "Photographer \(random.below(999))"]]
         }
+    }
+
+    /// An original's size, in the mix of the real responses' 70 photos: median width about
+    /// 4,000 px, the largest 8,688, half of them portrait; cameras' and phones' aspect ratios.
+    static func unsplashOriginal(_ random: inout CatalogRandom) -> (width: Int, height: Int) {
+        let sizes: [(share: Double, width: Int, height: Int)] = [
+            (0.20, 4000, 6000), (0.10, 3744, 5616), (0.08, 3456, 5184), (0.08, 3024, 4032), (0.05, 2832, 4240),
+            (0.12, 6000, 4000), (0.12, 5184, 3456), (0.07, 5616, 3744), (0.06, 4032, 3024), (0.04, 2784, 1856),
+            (0.04, 8256, 5504), (0.04, 8688, 5792),
+        ]
+        var draw = Double(random.next() >> 11) * 0x1.0p-53
+        for size in sizes {
+            draw -= size.share
+            if draw < 0 { return (size.width, size.height) }
+        }
+        return (sizes[sizes.count - 1].width, sizes[sizes.count - 1].height)
     }
 
     // MARK: Open market: /api/products?page_no=&items_per_page=&search_value=, /api/banners
@@ -189,14 +190,25 @@ final class ServiceCatalogs: Sendable {
                 "pages": pages, "last_page": lastPage, "has_next": page < lastPage, "has_prev": page > 1]
     }
 
-    /// A product's thumbnail URL (registered in the catalog with what it shows).
+    /// A product's thumbnail URL (registered in the catalog with what it shows), in the shapes and
+    /// mix of the real responses: a quarter on the 2021 server's bucket host, the rest on the
+    /// path-style S3 endpoint, 12% of those with no extension.
     func productThumbnail(_ index: Int) -> String {
         var random = CatalogRandom(seed, UInt64(index), 4)
         let vendor = 1 + random.below(12)
-        let generated = "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/\(vendor)/20221118/\(random.hex(32))_thumb"
-            + (random.chance(0.85) ? ".png" : "")  // 15 of 100 real ones have no extension
+        let folder = "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/\(vendor)"
+        let generated: String, format: ImageFormat
+        if random.chance(0.25) {
+            (generated, format) = ("https://camp-open-market.s3.ap-northeast-2.amazonaws.com/thumbnails/\(index % 100_000)-\(1 + random.below(3)).png", .png)
+        } else {
+            let name = random.chance(0.7) ? "\(folder)/20221118/\(random.hex(32))_thumb" : "\(folder)/thumb/\(random.hex(32))"
+            let draw = random.below(100)
+            (generated, format) = draw < 43 ? (name + [".jpg", ".jpeg"][draw % 2], .jpeg)
+                : draw < 88 ? (name + ".png", .png)
+                : (name, draw % 2 == 0 ? .jpeg : .png)
+        }
         let thumbnail = realURL("openmarket", UInt64(index)) ?? generated
-        catalog.register(thumbnail, ImageDescriptor(contentID: random.next(), width: 300, height: 300, format: .png))
+        catalog.register(thumbnail, ImageDescriptor(contentID: random.next(), width: 300, height: 300, format: format))
         return thumbnail
     }
 

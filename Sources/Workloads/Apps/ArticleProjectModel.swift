@@ -4,7 +4,7 @@ import Foundation
 /// articles a page, infinite scroll, and pull to refresh that also fires page 2.
 public struct ArticleProjectModel: AppModel {
     public let name = "ArticleProject"
-    public let modelVersion = "1"
+    public let modelVersion = "2"
     public let behaviour = UserBehaviour.scroller
     static let host = "newsapi.org"
 

@@ -3,7 +3,7 @@
 /// network that show the stored list and its stored images.
 public struct HeadlinesModel: AppModel {
     public let name = "Headlines"
-    public let modelVersion = "1"
+    public let modelVersion = "2"
     public var behaviour: UserBehaviour {
         var behaviour = UserBehaviour.scroller
         behaviour.launches = 2...6

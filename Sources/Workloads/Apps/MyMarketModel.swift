@@ -5,7 +5,7 @@ import Foundation
 /// cancel on cell reuse, and the seller's edits (new picture, same URL) and deletes.
 public struct MyMarketModel: AppModel {
     public let name = "My Market"
-    public let modelVersion = "1"
+    public let modelVersion = "2"
     public var behaviour: UserBehaviour {
         var behaviour = UserBehaviour.scroller
         behaviour.flingWeight = 5

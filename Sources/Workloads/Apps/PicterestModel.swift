@@ -5,7 +5,7 @@
 /// so the same photo comes back under another URL after a reload.
 public struct PicterestModel: AppModel {
     public let name = "Picterest"
-    public let modelVersion = "1"
+    public let modelVersion = "2"
     public var behaviour: UserBehaviour {
         var behaviour = UserBehaviour.scroller
         behaviour.pauseSeconds = 3

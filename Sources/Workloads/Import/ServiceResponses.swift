@@ -1,7 +1,7 @@
 import Foundation
 
 /// The four services whose API responses name the apps' images.
-public enum Service: String, CaseIterable, Sendable, Codable {
+public enum Service: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable {
     case newsapi, aladin, unsplash, openmarket
 }
 

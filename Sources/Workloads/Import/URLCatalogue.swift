@@ -12,8 +12,21 @@ public struct URLCatalogue: Codable, Sendable, Equatable {
     }
 
     public var entries: [Entry] = []
+    /// Items (articles, books, photos, products) read per service, and how many of them named no image.
+    public var items: [Service: Int] = [:]
+    public var itemsWithoutImage: [Service: Int] = [:]
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey { case entries, items, itemsWithoutImage }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        entries = try container.decode([Entry].self, forKey: .entries)
+        // Catalogues written before the item counts have none.
+        items = try container.decodeIfPresent([Service: Int].self, forKey: .items) ?? [:]
+        itemsWithoutImage = try container.decodeIfPresent([Service: Int].self, forKey: .itemsWithoutImage) ?? [:]
+    }
 
     /// Adds every image URL of one response; the service is detected from the shape unless given.
     public mutating func add(file path: String, service: Service? = nil) throws(ImportError) {
@@ -21,10 +34,17 @@ public struct URLCatalogue: Codable, Sendable, Equatable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(file: path, reason: "cannot read (\(error.localizedDescription))")
         }
+        try add(data: data, file: path, service: service)
+    }
+
+    /// Adds every image URL of one response held in memory; `file` names it in entries and errors.
+    public mutating func add(data: Data, file path: String, service: Service? = nil) throws(ImportError) {
         let root = try JSONNode.parse(data, file: path)
         let kind = if let service { service } else { try ServiceResponses.detect(root) }
         let page = try ServiceResponses.parse(root, service: kind)
         let name = URL(fileURLWithPath: path).lastPathComponent
+        items[kind, default: 0] += page.items.count
+        itemsWithoutImage[kind, default: 0] += page.items.count { $0.images.isEmpty }
         for item in page.items {
             for image in item.images { entries.append(Entry(service: kind, file: name, item: item.id, image: image)) }
         }
