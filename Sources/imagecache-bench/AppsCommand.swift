@@ -11,11 +11,12 @@ struct AppsCommand: AsyncParsableCommand {
             \(AppPreset.allAsShipped.map(\.name).joined(separator: ", ")); "fixed" is the library's pipeline \
             with the bench's defaults, trimming memory to half on a warning. A trace is run under the presets of the \
             app its header names; a mix of apps is skipped. Simulated on the whole trace with 10 requests in flight. \
-            Then My Market's coalescer, ported as written, runs live against the loopback origin on the first \
-            --live-sessions sessions of the My Market trace, one request at a time, beside the simulator's model of it.
+            Then each app's pipeline as shipped, ported as written (My Market's coalescer with its defects; the others' \
+            memory caches, disk folders named by their keys and re-encoded files), runs live against the loopback origin \
+            on the first --live-sessions sessions of its trace, one request at a time, beside the simulator's preset of it.
             """)
     @OptionGroup var workloads: WorkloadOptions
-    @Option(parsing: .unconditional, help: "Sessions of the My Market trace its live coalescer runs (0: none).") var liveSessions = 2
+    @Option(parsing: .unconditional, help: "Sessions of each app's trace its live port runs (0: none).") var liveSessions = 2
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
     @OptionGroup var output: OutputOptions
 
@@ -30,9 +31,17 @@ struct AppsCommand: AsyncParsableCommand {
         results.apps = AppComparison.run(loaded)
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
-        if liveSessions > 0, let market = loaded.first(where: { AppPreset.asShipped(app: $0.header.app).first == AppPreset.myMarket }) {
-            results.myMarketLive = try await MyMarketReplay.live(market.prefix(sessions: liveSessions), store: store)
-            output.show("My Market's coalescer live on the loopback origin, beside the simulator", ReportTables.myMarketLive(results.myMarketLive))
+        if liveSessions > 0 {
+            var checks: [AppLiveCheck] = []
+            for workload in loaded {
+                let slice = workload.prefix(sessions: liveSessions)
+                for preset in AppPreset.asShipped(app: workload.header.app) {
+                    checks.append(preset == .myMarket ? try await MyMarketReplay.live(slice, store: store)
+                                  : try await AsShippedReplay.live(preset, slice, store: store))
+                }
+            }
+            results.appsLive = checks
+            output.show("the apps as shipped, ported live on the loopback origin, beside the simulator", ReportTables.appsLive(checks))
         }
         try output.finish(results)
     }

@@ -81,18 +81,24 @@ struct AppPresetTests {
         #expect(withDisk.duplicateDownloads * 5 < vanilladin.duplicateDownloads)
     }
 
-    @Test("apps --json: every run, and My Market's coalescer live on the loopback origin answering as the simulator does")
+    @Test("apps --json: every run, and each app's port live on the loopback origin answering as its preset's simulation does")
     func command() async throws {
         let store = BenchProcess.temporaryFile("store").path
         defer { try? FileManager.default.removeItem(atPath: store) }
-        let trace = CraftedTrace.datasets.appendingPathComponent("mymarket.jsonl.gz").path
-        let output = try await BenchProcess.run(["apps", trace, "--live-sessions", "1", "--store", store, "--json", "--no-files"])
+        let traces = ["mymarket", "articleproject"].map { CraftedTrace.datasets.appendingPathComponent("\($0).jsonl.gz").path }
+        let output = try await BenchProcess.run(["apps"] + traces + ["--live-sessions", "1", "--store", store, "--json", "--no-files"])
         #expect(output.status == 0, "\(output.stderr)")
         let results = try BenchCommandsTests.json(output)
-        #expect(results.apps?.count == 1 + AppPreset.myMarket.defects.count + 1)
-        let live = try #require(results.myMarketLive)
-        #expect(live.sessions == 1 && live.requests > 100)
-        #expect(live.differingRequests == 0 && live.live == live.simulated)
+        #expect(results.apps?.count == (1 + AppPreset.myMarket.defects.count) + 2 * (1 + AppPreset.articleProject.defects.count) + 2)
+        let live = try #require(results.appsLive)
+        // My Market's coalescer, and ArticleProject's disk named by the last path component and their fix,
+        // decoded by libvips and re-encoded as JPEG 0.4 on a real disk.
+        #expect(live.map(\.preset) == ["mymarket-as-shipped", "articleproject-as-shipped", "articleproject-their-fix"])
+        for check in live {
+            #expect(check.sessions == 1 && check.requests > 100, "\(check.preset)")
+            #expect(check.differingRequests == 0 && check.live == check.simulated, "\(check.preset)")
+        }
+        #expect(live[1].live["disk", default: 0] > 0)
         #expect(results.figures.contains { $0.id.hasPrefix("apps/mymarket.jsonl.gz/mymarket-as-shipped/") })
     }
 

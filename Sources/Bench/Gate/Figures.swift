@@ -62,7 +62,7 @@ extension BenchResults {
         memoryWarnings = []
         apps = nil
         recommendation = nil
-        myMarketLive = nil
+        appsLive = nil
         fidelity = nil
         replays = []
         figures.sort { $0.id < $1.id }

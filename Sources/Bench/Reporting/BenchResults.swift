@@ -22,8 +22,8 @@ public struct BenchResults: Codable, Sendable {
     public var memoryWarnings: [WarningComparisonRow] = []
     /// The apps as shipped against the fixed pipeline; absent in files written before it was measured.
     public var apps: [AppComparisonRow]?
-    /// My Market's coalescer ported live, beside the simulator (`apps`); absent otherwise.
-    public var myMarketLive: MyMarketLiveCheck?
+    /// The apps' pipelines as shipped, ported live, each beside its preset's simulation (`apps`); absent otherwise.
+    public var appsLive: [AppLiveCheck]?
     /// Each app dataset's image population against the real responses' (`fidelity`); absent otherwise.
     public var fidelity: [FidelityRow]?
     /// Settings recommended for the traces (`recommend`); absent otherwise.

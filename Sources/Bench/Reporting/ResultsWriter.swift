@@ -88,8 +88,8 @@ public enum ResultsWriter {
                     ReportTables.appDefects(results.apps ?? [], style: .machine))
         try section("fidelity", "The datasets against the real responses", ReportTables.fidelity(results.fidelity ?? []),
                     ReportTables.fidelity(results.fidelity ?? [], style: .machine))
-        try section("mymarket-live", "My Market's coalescer live, against the simulator", ReportTables.myMarketLive(results.myMarketLive),
-                    ReportTables.myMarketLive(results.myMarketLive))
+        try section("apps-live", "The apps as shipped, ported live, against the simulator", ReportTables.appsLive(results.appsLive ?? []),
+                    ReportTables.appsLive(results.appsLive ?? []))
         if let recommendation = results.recommendation {
             try section("recommendation", "Recommended settings", ReportTables.recommendation(recommendation),
                         ReportTables.recommendation(recommendation))
