@@ -28,12 +28,12 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "A URL catalogue (imagecache-bench import api): the origin's pages hand out its real image URLs.")
     var catalogue: String?
 
-    @Option(help: "Share of news images named 840_560.jpeg in their own folders, as seed 000's Korean outlets do (0–1; the real responses show none).")
+    @Option(parsing: .unconditional, help: "Share of news images named 840_560.jpeg in their own folders, as seed 000's Korean outlets do (0–1; the real responses show none).")
     var sharedFileNames = 0.0
 
     func validate() throws {
         try OptionCheck.count(sessions, "--sessions", atLeast: 1, atMost: 1_000_000)
-        guard (0...1).contains(sharedFileNames) else { throw ValidationError("--shared-file-names must be between 0 and 1, not \(sharedFileNames)") }
+        try OptionCheck.number(sharedFileNames, "--shared-file-names", in: 0...1, "a share from 0 to 1")
     }
 
     func run() async throws {

@@ -2,15 +2,15 @@ import ImagePipeline
 import CacheSimulation
 
 extension MissRatioSweep {
+    /// Sampled keys under which curves are rough: the draw of a few hot keys decides them.
+    static let roughSampleKeys = 10_000
+
     /// Miss-ratio curves from a spatial sample of each trace's keys at `rate`: LRU by
     /// SHARDS (every size in one pass, with the rate adjustment), every other policy and
     /// the offline references by scaled-down simulation (the sample through a cache of
     /// rate × the size; the per-entry cap stays at its full-size bytes where the
     /// scaled cache can hold them). Points come out as the exact sweep's do, each
     /// marked with its rate.
-    /// Sampled keys under which curves are rough: the draw of a few hot keys decides them.
-    static let roughSampleKeys = 10_000
-
     static func sampled(
         _ inputs: [SimulationMatrix.Input], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind], sizes: [ByteSize],
         rate: Double, shard: Shard?, bounds: Bool, progress: ProgressLine

@@ -22,18 +22,13 @@ struct NewsImageModel: Sendable {
         var format: ImageFormat
     }
 
-    /// An article's image, drawn from `random`; `id` names the article.
-    func picture(id: UInt64, random: inout CatalogRandom) -> Picture {
+    /// An article's image, drawn from `random`.
+    func picture(_ random: inout CatalogRandom) -> Picture {
         if random.chance(sharedFileNameShare) {
             let outlet = ["yna", "hani", "chosun", "joongang", "donga", "khan"][random.below(6)]
             return Picture(url: "https://img.\(outlet).co.kr/photo/\(random.hex(8))/840_560.jpeg", source: outlet, width: 840, height: 560, format: .jpeg)
         }
-        var draw = Double(random.next() >> 11) * 0x1.0p-53
-        for outlet in Self.outlets {
-            draw -= outlet.share
-            if draw < 0 { return outlet.picture(&random) }
-        }
-        return Self.outlets[Self.outlets.count - 1].picture(&random)
+        return random.pick(Self.outlets, share: \.share).picture(&random)
     }
 
     private struct Outlet: Sendable {

@@ -50,7 +50,19 @@ struct CatalogRandom {
     }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-    mutating func chance(_ probability: Double) -> Bool { Double(next() >> 11) * 0x1.0p-53 < probability }
+    /// A number in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    mutating func chance(_ probability: Double) -> Bool { unit() < probability }
+
+    /// One of `choices`, each drawn with its `share` (shares summing to 1; the last takes any remainder).
+    mutating func pick<Choice>(_ choices: [Choice], share: (Choice) -> Double) -> Choice {
+        var draw = unit()
+        for choice in choices {
+            draw -= share(choice)
+            if draw < 0 { return choice }
+        }
+        return choices[choices.count - 1]
+    }
 
     mutating func hex(_ count: Int) -> String {
         String((0..<count).map { _ in Array("0123456789abcdef")[below(16)] })

@@ -49,7 +49,7 @@ final class ServiceCatalogs: Sendable {
         var random = CatalogRandom(seed, hash(topic), UInt64(index))
         let id = random.next()
         let hasImage = !random.chance(0.075)  // as 18 of 240 real articles have none
-        var picture = news.picture(id: id, random: &random)
+        var picture = news.picture(&random)
         var article: [String: Any] = [
             "source": ["id": picture.source.lowercased().replacingOccurrences(of: " ", with: "-"), "name": picture.source],
             "author": "Reporter \(random.below(400))",
@@ -156,12 +156,8 @@ final class ServiceCatalogs: Sendable {
             (0.12, 6000, 4000), (0.12, 5184, 3456), (0.07, 5616, 3744), (0.06, 4032, 3024), (0.04, 2784, 1856),
             (0.04, 8256, 5504), (0.04, 8688, 5792),
         ]
-        var draw = Double(random.next() >> 11) * 0x1.0p-53
-        for size in sizes {
-            draw -= size.share
-            if draw < 0 { return (size.width, size.height) }
-        }
-        return (sizes[sizes.count - 1].width, sizes[sizes.count - 1].height)
+        let size = random.pick(sizes, share: \.share)
+        return (size.width, size.height)
     }
 
     // MARK: Open market: /api/products?page_no=&items_per_page=&search_value=, /api/banners
