@@ -269,3 +269,4 @@ func jsonText<T: Encodable>(_ value: T) throws -> String {
 }
 
 extension DelimitedTraceFormat.TimeUnit: ExpressibleByArgument {}
+extension SampleAdjustment: ExpressibleByArgument {}

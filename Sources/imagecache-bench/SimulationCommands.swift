@@ -115,8 +115,12 @@ struct SweepCommand: ParsableCommand {
     var memory = MissRatioSweep.defaultFractions.map { ByteSize.fraction($0).description }.joined(separator: ",")
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Estimate the curves from a spatial sample of the keys at this rate (0.01 = 1%): SHARDS for LRU, scaled-down simulation for the other policies and the bounds.",
-        discussion: "For large traces (44× faster on 100 M requests at 0.01, mean absolute error 0.005–0.011); a sample of fewer than about 10,000 keys gives rough curves (the committed datasets: 0.02–0.17 at 0.1). BENCHMARKS.md has the figures; scripts/sampled-curves measures them."))
+        discussion: "For large traces (21–49× faster on 100 M requests at 0.01, mean absolute error 0.0013 for LRU, 0.0024–0.0057 for the others); a sample of fewer than about 10,000 keys gives rough curves (the committed datasets: 0.006–0.08 per policy at 0.1). BENCHMARKS.md has the figures; scripts/sampled-curves measures them."))
     var sample: Double?
+    @Option(help: ArgumentHelp(
+        "How a sample's hit counts are corrected for the keys it drew: hit-model or shards.",
+        discussion: "hit-model (the default): each key's expected hits (its requests after the first in each launch, times Che's probability that LRU holds it) as a control variate: a hot key the draw kept or missed moves the estimate only as far as the model says it hits. shards: SHARDS-adj, every request drawn too many or too few counted as a hit."))
+    var sampleAdjustment: SampleAdjustment = .hitModel
     @Flag(help: "Skip the offline references (Belady, PFOO-L), the slowest part on large traces.") var noBounds = false
     @OptionGroup var sharding: ShardOptions
     @OptionGroup var output: OutputOptions
@@ -135,9 +139,12 @@ struct SweepCommand: ParsableCommand {
         }
         results.sweeps = MissRatioSweep.run(
             inputs, strategy: strategy, policies: try CacheOptions.policies(policy), sizes: try CacheOptions.list(memory).map(CacheOptions.size),
-            shard: sharding.shard, sample: sample, bounds: !noBounds)
+            shard: sharding.shard, sample: sample, sampleAdjustment: sampleAdjustment, bounds: !noBounds)
         output.show(
-            sample.map { "sweep, sampled at \(ByteSize.fraction($0)) of the keys (SHARDS for LRU, scaled-down simulation for the rest)" } ?? "sweep",
+            sample.map {
+                "sweep, sampled at \(ByteSize.fraction($0)) of the keys (SHARDS for LRU, scaled-down simulation for the rest; "
+                    + "\(sampleAdjustment.rawValue) adjustment)"
+            } ?? "sweep",
             ReportTables.sweep(results.sweeps))
         sharding.record(in: &results)
         try output.finish(results)

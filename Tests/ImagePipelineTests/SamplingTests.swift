@@ -65,6 +65,67 @@ struct SamplingTests {
             #expect(mean(errors) < mean(raw[policy]!), "\(policy): adjusted \(errors), raw \(raw[policy]!)")
         }
     }
+
+    /// The same requests under other key fingerprints: another draw of the same keys' hashes.
+    static func redrawn(_ trace: SimulationTrace, draw: UInt64) -> SimulationTrace {
+        var copy = SimulationTrace()
+        for key in 0..<trace.keyCount { _ = copy.addKey(fingerprint: trace.fingerprints[key] ^ (draw &* 0x9E37_79B9_7F4A_7C15)) }
+        copy.reserveCapacity(trace.count)
+        for index in 0..<trace.count {
+            copy.append(key: trace.keys[index], cost: trace.costs[index], size: trace.sizes[index], time: trace.times[index])
+        }
+        return copy
+    }
+
+    @Test("hand-worked: the hit model's correction counts a key's reuses, one miss per launch it is requested in")
+    func hitModelCountsLaunches() {
+        var trace = SimulationTrace()
+        let a = trace.addKey(fingerprint: 1), b = trace.addKey(fingerprint: 2)
+        for key in [a, a, b] { trace.append(key: key, cost: 1, size: 1, time: 0) }
+        trace.appendReset(newDevice: false)
+        for key in [a, a, a] { trace.append(key: key, cost: 1, size: 1, time: 0) }
+        let roomy = CacheLimits(costLimit: 10, maxEntryFraction: 1)
+        // A: 5 requests in 2 launches, 3 reuses; B: none. Everything fits, so the model's hits are the reuses.
+        #expect(KeyPopulation(trace, kept: [false, false]).drawCorrection(limits: roomy, rate: 0.5) == 0.5 * 3)
+        #expect(KeyPopulation(trace, kept: [true, false]).drawCorrection(limits: roomy, rate: 0.5) == -0.5 * 3)
+        #expect(KeyPopulation(trace, kept: [true, true]).drawCorrection(limits: roomy, rate: 1) == 0)
+        // A cache that admits nothing expects no hits: nothing to correct.
+        #expect(KeyPopulation(trace, kept: [true, false]).drawCorrection(limits: CacheLimits(costLimit: 0, maxEntryFraction: 1), rate: 0.5) == 0)
+    }
+
+    @Test("the hit-model adjustment is exact at rate 1 and, over eight draws of a Zipf trace at 5%, errs less than SHARDS-adj for LRU and SIEVE")
+    func hitModelAdjustment() {
+        let trace = SimulationTrace.zipf(objects: 100_000, alpha: 0.8, requests: 1_000_000, seed: 21)
+        let capacities = [1_000, 3_000, 10_000, 30_000]
+        let limits = capacities.map { CacheLimits(costLimit: $0, maxEntryFraction: 1) }
+        let whole = SpatialSample(trace, rate: 1)
+        for limit in limits { #expect(whole.adjustedHitRatio(hits: 123, limits: limit, adjustment: .hitModel) == 123 / Double(trace.count)) }
+        let policies: [EvictionPolicyKind] = [.lru, .sieve]
+        let exact = policies.map { policy in
+            limits.map { CacheSimulator.run(trace, SimulationConfiguration(limits: $0, policy: policy)).hitRatio }
+        }
+        var errors: [SampleAdjustment: [[Double]]] = [.shards: [[], []], .hitModel: [[], []]]
+        for draw in 1...8 {
+            let sample = SpatialSample(Self.redrawn(trace, draw: UInt64(draw)), rate: 0.05)
+            for adjustment in SampleAdjustment.allCases {
+                let lru = SampledLRU.curve(sample, capacities: capacities, maxEntryFraction: 1, adjustment: adjustment)
+                for (size, point) in lru.enumerated() { errors[adjustment]![0].append(abs(point.hitRatio - exact[0][size])) }
+            }
+            for (size, limit) in limits.enumerated() {
+                let scaled = CacheLimits(costLimit: limit.costLimit / 20, maxEntryFraction: 1)
+                let hits = CacheSimulator.run(sample.trace, SimulationConfiguration(limits: scaled, policy: .sieve)).hits
+                for adjustment in SampleAdjustment.allCases {
+                    let estimate = sample.adjustedHitRatio(hits: hits, limits: limit, adjustment: adjustment)
+                    errors[adjustment]![1].append(abs(estimate - exact[1][size]))
+                }
+            }
+        }
+        func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
+        for (index, policy) in policies.enumerated() {
+            let model = errors[.hitModel]![index], shards = errors[.shards]![index]
+            #expect(mean(model) < mean(shards), "\(policy): hit-model \(model), shards \(shards)")
+        }
+    }
 }
 
 @Suite("Plain trace statistics")

@@ -37,10 +37,12 @@ public enum MissRatioSweep {
     public static func run(
         _ inputs: [SimulationMatrix.Input], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind],
         sizes: [ByteSize] = defaultFractions.map(ByteSize.fraction), shard: Shard? = nil, sample: Double? = nil,
-        bounds: Bool = true, progress: ProgressLine = ProgressLine()
+        sampleAdjustment: SampleAdjustment = .hitModel, bounds: Bool = true, progress: ProgressLine = ProgressLine()
     ) -> [SweepPoint] {
         if let sample {
-            return sampled(inputs, strategy: strategy, policies: policies, sizes: sizes, rate: sample, shard: shard, bounds: bounds, progress: progress)
+            return sampled(
+                inputs, strategy: strategy, policies: policies, sizes: sizes, rate: sample, adjustment: sampleAdjustment, shard: shard,
+                bounds: bounds, progress: progress)
         }
         var matrix = SimulationMatrix()
         matrix.bounds = bounds

@@ -6,14 +6,15 @@ extension MissRatioSweep {
     static let roughSampleKeys = 10_000
 
     /// Miss-ratio curves from a spatial sample of each trace's keys at `rate`: LRU by
-    /// SHARDS (every size in one pass, with the rate adjustment), every other policy and
-    /// the offline references by scaled-down simulation (the sample through a cache of
-    /// rate × the size; the per-entry cap stays at its full-size bytes where the
-    /// scaled cache can hold them). Points come out as the exact sweep's do, each
-    /// marked with its rate.
+    /// SHARDS (every size in one pass), every other policy and the offline references
+    /// by scaled-down simulation (the sample through a cache of rate × the size; the
+    /// per-entry cap stays at its full-size bytes where the scaled cache can hold them).
+    /// The policies' hit ratios are corrected for the keys drawn as `adjustment` says;
+    /// the references are left as sampled. Points come out as the exact sweep's do,
+    /// each marked with its rate.
     static func sampled(
         _ inputs: [SimulationMatrix.Input], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind], sizes: [ByteSize],
-        rate: Double, shard: Shard?, bounds: Bool, progress: ProgressLine
+        rate: Double, adjustment: SampleAdjustment, shard: Shard?, bounds: Bool, progress: ProgressLine
     ) -> [SweepPoint] {
         let maxEntryFraction = 0.1
         let owned = shard.units(of: inputs.count * sizes.count)
@@ -32,7 +33,7 @@ extension MissRatioSweep {
                     + "under about \(roughSampleKeys) the curves are rough (BENCHMARKS.md); sweep it exactly, or sample at a higher rate")
             }
             let capacities = ownedSizes.map { sizes[$0].resolved(footprint: footprint) }
-            let lru = policies.contains(.lru) ? SampledLRU.curve(sample, capacities: capacities, maxEntryFraction: maxEntryFraction) : []
+            let lru = policies.contains(.lru) ? SampledLRU.curve(sample, capacities: capacities, maxEntryFraction: maxEntryFraction, adjustment: adjustment) : []
             let scaled = capacities.map {
                 CacheLimits(costLimit: Int((Double($0) * rate).rounded()), maxEntryFraction: min(maxEntryFraction / rate, 1))
             }
@@ -56,7 +57,9 @@ extension MissRatioSweep {
                         points.append(point(policy.description, lru[position].hitRatio, lru[position].byteHitRatio))
                     } else {
                         let result = simulated[position * others.count + others.firstIndex(of: policy)!]
-                        points.append(point(policy.description, sample.adjustedHitRatio(hits: result.hits), result.byteHitRatio))
+                        let limits = CacheLimits(costLimit: capacity, maxEntryFraction: maxEntryFraction)
+                        let hitRatio = sample.adjustedHitRatio(hits: result.hits, limits: limits, adjustment: adjustment)
+                        points.append(point(policy.description, hitRatio, result.byteHitRatio))
                     }
                 }
                 if bounds {

@@ -15,9 +15,12 @@ public enum SampledLRU {
         public var byteHitRatio: Double
     }
 
-    /// `capacities` in full-trace bytes (cost units); SHARDS-adj: the difference between
-    /// the expected (rate × full count) and actual sampled requests is counted as hits.
-    public static func curve(_ sample: SpatialSample, capacities: [Int], maxEntryFraction: Double, honoursInvalidations: Bool = true) -> [Point] {
+    /// `capacities` in full-trace bytes (cost units); hit ratios corrected for the draw
+    /// as `adjustment` says.
+    public static func curve(
+        _ sample: SpatialSample, capacities: [Int], maxEntryFraction: Double, adjustment: SampleAdjustment = .hitModel,
+        honoursInvalidations: Bool = true
+    ) -> [Point] {
         let trace = sample.trace, count = trace.count
         let limits = capacities.map { CacheLimits(costLimit: $0, maxEntryFraction: maxEntryFraction) }
         var trees = limits.map { _ in FenwickTree(count: count) }
@@ -68,7 +71,7 @@ public enum SampledLRU {
         }
         return limits.indices.map { tree in
             Point(
-                hitRatio: sample.adjustedHitRatio(hits: Double(hits[tree])),
+                hitRatio: sample.adjustedHitRatio(hits: Double(hits[tree]), limits: limits[tree], adjustment: adjustment),
                 byteHitRatio: bytesRequested == 0 ? 0 : Double(byteHits[tree]) / Double(bytesRequested))
         }
     }

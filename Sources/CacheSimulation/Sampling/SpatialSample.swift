@@ -12,14 +12,30 @@ public struct SpatialSample: Sendable {
     /// Requests in the whole trace, for the rate adjustment.
     public let fullCount: Int
 
+    /// Every key of the whole trace, for the hit model's correction.
+    let population: KeyPopulation
+
     /// SHARDS-adj: the hit ratio of `hits` among the sample's requests, with the
     /// difference between the requests expected at this rate and those sampled
     /// counted as hits (a sample holding a hot key over-counts its hits, one missing
     /// the hot keys under-counts them), over the expected count.
     public func adjustedHitRatio(hits: Double) -> Double {
+        adjusted(hits: hits, correction: rate * Double(fullCount) - Double(trace.count))
+    }
+
+    /// The hit ratio of `hits`, the sample's hits in a cache scaled down from `limits`
+    /// (full-trace units), corrected as `adjustment` says.
+    public func adjustedHitRatio(hits: Double, limits: CacheLimits, adjustment: SampleAdjustment) -> Double {
+        switch adjustment {
+        case .shards: adjustedHitRatio(hits: hits)
+        case .hitModel: adjusted(hits: hits, correction: population.drawCorrection(limits: limits, rate: rate))
+        }
+    }
+
+    private func adjusted(hits: Double, correction: Double) -> Double {
         let expected = rate * Double(fullCount)
         guard expected > 0 else { return 0 }
-        return min(max((hits + expected - Double(trace.count)) / expected, 0), 1)
+        return min(max((hits + correction) / expected, 0), 1)
     }
 
     /// Hash values below this are kept (of 2^24).
@@ -40,6 +56,7 @@ public struct SpatialSample: Sendable {
         for key in 0..<full.keyCount where Self.keeps(full.fingerprints[key], threshold: threshold) {
             keyMap[key] = sampled.addKey(fingerprint: full.fingerprints[key])
         }
+        population = KeyPopulation(full, kept: keyMap.map { $0 >= 0 })
         var diskMap = [Slot](repeating: -1, count: full.diskKeyCount)
         func disk(_ key: Slot) -> Slot {
             guard key >= 0 else { return -1 }
