@@ -25,6 +25,22 @@ struct SampledSweepTests {
         }
     }
 
+    @Test("sampled, the optimal references are corrected as the policies are: no scaled-down policy beats Belady on any dataset")
+    func referencesCorrectedAlike() throws {
+        let inputs = try ["articleproject", "headlines", "mymarket", "picterest", "vanilladin"].map {
+            SimulationMatrix.Input.recorded(try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("\($0).jsonl.gz").path))
+        }
+        let policies: [EvictionPolicyKind] = [.fifo, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU]
+        let points = MissRatioSweep.run(inputs, strategy: ReplayDefaults.keyStrategy, policies: policies, sample: 0.1)
+        let belady = Dictionary(uniqueKeysWithValues: points.filter { $0.policy == "belady" }.map { ("\($0.trace) \($0.memoryBytes)", $0.hitRatio) })
+        let policyPoints = points.filter { $0.policy != "belady" && $0.policy != "pfoo-l" }
+        #expect(policyPoints.count == inputs.count * MissRatioSweep.defaultFractions.count * policies.count)
+        for point in policyPoints {
+            let bound = try #require(belady["\(point.trace) \(point.memoryBytes)"])
+            #expect(point.hitRatio <= bound + 1e-12, "\(point.trace) \(point.policy) at \(point.memoryBytes): \(point.hitRatio) > Belady \(bound)")
+        }
+    }
+
     @Test("a sample of few keys is run but said to be rough, on stderr, naming the trace and its counts")
     func roughSampleNoted() async throws {
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path

@@ -9,9 +9,8 @@ extension MissRatioSweep {
     /// SHARDS (every size in one pass), every other policy and the offline references
     /// by scaled-down simulation (the sample through a cache of rate × the size; the
     /// per-entry cap stays at its full-size bytes where the scaled cache can hold them).
-    /// The policies' hit ratios are corrected for the keys drawn as `adjustment` says;
-    /// the references are left as sampled. Points come out as the exact sweep's do,
-    /// each marked with its rate.
+    /// Hit ratios, the references' too, are corrected for the keys drawn as `adjustment`
+    /// says. Points come out as the exact sweep's do, each marked with its rate.
     static func sampled(
         _ inputs: [SimulationMatrix.Input], strategy: CacheKeyStrategy, policies: [EvictionPolicyKind], sizes: [ByteSize],
         rate: Double, adjustment: SampleAdjustment, shard: Shard?, bounds: Bool, progress: ProgressLine
@@ -52,19 +51,23 @@ extension MissRatioSweep {
                     SweepPoint(trace: name, keyStrategy: keyStrategy, policy: policy, memoryBytes: capacity, fraction: fraction,
                                hitRatio: hitRatio, byteHitRatio: byteHitRatio, sampleRate: rate)
                 }
+                let limits = CacheLimits(costLimit: capacity, maxEntryFraction: maxEntryFraction)
+                // Every hit ratio, the references' too, corrected alike, so they compare as the exact sweep's do.
+                func adjusted(_ sampledHitRatio: Double) -> Double {
+                    sample.adjustedHitRatio(hits: sampledHitRatio * Double(sample.trace.count), limits: limits, adjustment: adjustment)
+                }
                 for policy in policies {
                     if policy == .lru {
                         points.append(point(policy.description, lru[position].hitRatio, lru[position].byteHitRatio))
                     } else {
                         let result = simulated[position * others.count + others.firstIndex(of: policy)!]
-                        let limits = CacheLimits(costLimit: capacity, maxEntryFraction: maxEntryFraction)
                         let hitRatio = sample.adjustedHitRatio(hits: result.hits, limits: limits, adjustment: adjustment)
                         points.append(point(policy.description, hitRatio, result.byteHitRatio))
                     }
                 }
                 if bounds {
-                    points.append(point("belady", references[position].belady, .nan))
-                    points.append(point("pfoo-l", references[position].objectBound, references[position].byteBound))
+                    points.append(point("belady", adjusted(references[position].belady), .nan))
+                    points.append(point("pfoo-l", adjusted(references[position].objectBound), references[position].byteBound))
                 }
             }
         }
