@@ -51,23 +51,21 @@ extension MissRatioSweep {
                     SweepPoint(trace: name, keyStrategy: keyStrategy, policy: policy, memoryBytes: capacity, fraction: fraction,
                                hitRatio: hitRatio, byteHitRatio: byteHitRatio, sampleRate: rate)
                 }
-                let limits = CacheLimits(costLimit: capacity, maxEntryFraction: maxEntryFraction)
                 // Every hit ratio, the references' too, corrected alike, so they compare as the exact sweep's do.
-                func adjusted(_ sampledHitRatio: Double) -> Double {
-                    sample.adjustedHitRatio(hits: sampledHitRatio * Double(sample.trace.count), limits: limits, adjustment: adjustment)
-                }
+                let correction = sample.correction(limits: CacheLimits(costLimit: capacity, maxEntryFraction: maxEntryFraction), adjustment: adjustment)
+                func adjusted(hits: Double) -> Double { sample.adjustedHitRatio(hits: hits, correction: correction) }
                 for policy in policies {
                     if policy == .lru {
                         points.append(point(policy.description, lru[position].hitRatio, lru[position].byteHitRatio))
                     } else {
                         let result = simulated[position * others.count + others.firstIndex(of: policy)!]
-                        let hitRatio = sample.adjustedHitRatio(hits: result.hits, limits: limits, adjustment: adjustment)
-                        points.append(point(policy.description, hitRatio, result.byteHitRatio))
+                        points.append(point(policy.description, adjusted(hits: result.hits), result.byteHitRatio))
                     }
                 }
                 if bounds {
-                    points.append(point("belady", adjusted(references[position].belady), .nan))
-                    points.append(point("pfoo-l", adjusted(references[position].objectBound), references[position].byteBound))
+                    let requests = Double(sample.trace.count)
+                    points.append(point("belady", adjusted(hits: references[position].belady * requests), .nan))
+                    points.append(point("pfoo-l", adjusted(hits: references[position].objectBound * requests), references[position].byteBound))
                 }
             }
         }

@@ -20,19 +20,28 @@ public struct SpatialSample: Sendable {
     /// counted as hits (a sample holding a hot key over-counts its hits, one missing
     /// the hot keys under-counts them), over the expected count.
     public func adjustedHitRatio(hits: Double) -> Double {
-        adjusted(hits: hits, correction: rate * Double(fullCount) - Double(trace.count))
+        adjustedHitRatio(hits: hits, correction: shardsCorrection)
     }
+
+    private var shardsCorrection: Double { rate * Double(fullCount) - Double(trace.count) }
 
     /// The hit ratio of `hits`, the sample's hits in a cache scaled down from `limits`
     /// (full-trace units), corrected as `adjustment` says.
     public func adjustedHitRatio(hits: Double, limits: CacheLimits, adjustment: SampleAdjustment) -> Double {
+        adjustedHitRatio(hits: hits, correction: correction(limits: limits, adjustment: adjustment))
+    }
+
+    /// The hits `adjustment` adds to the sample's in a cache scaled down from `limits`:
+    /// the same for every policy at one size, so worked out once per size.
+    public func correction(limits: CacheLimits, adjustment: SampleAdjustment) -> Double {
         switch adjustment {
-        case .shards: adjustedHitRatio(hits: hits)
-        case .hitModel: adjusted(hits: hits, correction: population.drawCorrection(limits: limits, rate: rate))
+        case .shards: shardsCorrection
+        case .hitModel: population.drawCorrection(limits: limits, rate: rate)
         }
     }
 
-    private func adjusted(hits: Double, correction: Double) -> Double {
+    /// `hits` plus `correction` over the requests expected at this rate.
+    public func adjustedHitRatio(hits: Double, correction: Double) -> Double {
         let expected = rate * Double(fullCount)
         guard expected > 0 else { return 0 }
         return min(max((hits + correction) / expected, 0), 1)
