@@ -136,8 +136,14 @@ struct CacheOptions: ParsableArguments {
         discussion: "A miss's thumbnail reaches the tiers when the window is full, oldest first; a request for a thumbnail in flight joins it. `replay --concurrency N` is compared with this model."))
     var inFlight = 0
 
+    @Option(help: ArgumentHelp(
+        "Stripes the memory tier is split into, each with its own lock and share of the limits (1 to 256).",
+        discussion: "A striped MemoryCache lets threads work on different keys at once; keys go to stripes by fingerprint, as live."))
+    var stripes = 1
+
     func validate() throws {
         try OptionCheck.count(inFlight, "--in-flight", atLeast: 0, atMost: 10_000)
+        try OptionCheck.count(stripes, "--stripes", atLeast: 1, atMost: 256)
         _ = try matrix()
     }
 
@@ -152,6 +158,7 @@ struct CacheOptions: ParsableArguments {
         matrix.warnings = try Self.warningSource(warnings)
         matrix.honoursInvalidations = !ignoreInvalidations
         matrix.inFlight = inFlight
+        matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
         guard case .fraction(let share) = try Self.size(maxEntry), share <= 1 else {
             throw ValidationError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
         }

@@ -20,6 +20,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Largest difference between live and simulated hit ratios that --require-agreement accepts, in percentage points.")
     var tolerance = 0.5
     @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
+    @Option(help: "Stripes the memory cache is split into, each with its own lock (1 to 256).") var stripes = 1
     @Option(help: "Key strategy.") var keys = ReplayDefaults.keyStrategy.description
     @Option(help: "Reaction to memory warnings.") var reaction = "purge-all"
     @Option(parsing: .unconditional, help: "Median origin latency in milliseconds (log-normal).") var latency = 0.0
@@ -33,6 +34,7 @@ struct ReplayCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionCheck.number(speed, "--speed", in: 0...1e6, "0 (as fast as possible) or a finite speed-up up to 10⁶")
         try OptionCheck.count(concurrency, "--concurrency", atLeast: 1, atMost: 10_000)
+        try OptionCheck.count(stripes, "--stripes", atLeast: 1, atMost: 256)
         try OptionCheck.number(faults, "--faults", in: 0...1, "a share between 0 and 1")
         try OptionCheck.number(latency, "--latency", in: 0...60_000, "a median in milliseconds, 0 to 60000")
         guard DiskCache.SyncPolicy(rawValue: diskSync) != nil else { throw ValidationError("--disk-sync is none, file or fileAndDirectory") }
@@ -56,6 +58,7 @@ struct ReplayCommand: AsyncParsableCommand {
         options.cancellations = LiveReplayOptions.CancellationTiming(rawValue: cancellations) ?? .recorded
         options.tolerance = tolerance / 100
         options.policy = try CacheOptions.policies(policy)[0]
+        options.stripes = CacheStripes(stripes)
         options.keyStrategy = try CacheOptions.strategies(keys)[0]
         options.reaction = try CacheOptions.reaction(reaction)
         options.latencyMilliseconds = latency

@@ -181,9 +181,9 @@ struct MemoryCacheTests {
         let cache = Cache(.init(limits: CacheLimits(costLimit: 1_000)))
         cache.insert("cover", for: "https://img.example/a.jpg", cost: 10)
         let key = "https://img.example/a.jpg"
-        #expect(cache.value(forHash: key.hashValue) { $0 == key } == "cover")
-        #expect(cache.value(forHash: key.hashValue) { _ in false } == nil)
-        #expect(cache.value(forHash: key.hashValue &+ 1) { $0 == key } == nil)
+        #expect(cache.value(forHash: key.hashValue, fingerprint: key.cacheFingerprint) { $0 == key } == "cover")
+        #expect(cache.value(forHash: key.hashValue, fingerprint: key.cacheFingerprint) { _ in false } == nil)
+        #expect(cache.value(forHash: key.hashValue &+ 1, fingerprint: key.cacheFingerprint) { $0 == key } == nil)
         #expect(cache.statistics.hits == 1 && cache.statistics.misses == 2)
     }
 
@@ -243,5 +243,22 @@ struct ImageMemoryCacheTests {
         #expect(cache.image(for: "cover")?.pixels == image.pixels)
         cache.remove("cover")
         #expect(cache.image(for: "cover") == nil)
+    }
+
+    @Test("get-or-insert in one call decides and counts as a lookup then an insert", arguments: EvictionPolicyKind.allCases)
+    func getOrInsertMatchesLookupThenInsert(_ kind: EvictionPolicyKind) {
+        let limits = CacheLimits(costLimit: 5_000, countLimit: 300, maxEntryFraction: 0.2)
+        let fused = MemoryCache<Int, Int>(.init(limits: limits, policy: kind, stripes: CacheStripes(2)))
+        let apart = MemoryCache<Int, Int>(.init(limits: limits, policy: kind, stripes: CacheStripes(2)))
+        var generator = SplitMix64(seed: 5)
+        for _ in 0..<20_000 {
+            let key = Int(generator.next() % 1_000)
+            let cost = 1 + key % 40
+            let value = fused.value(for: key, orInsert: { (key * 2, cost) }, missCost: key)
+            #expect(value == key * 2)
+            if apart.value(for: key) == nil { apart.insert(key * 2, for: key, cost: cost, missCost: key) }
+        }
+        #expect(fused.statistics == apart.statistics)
+        #expect(fused.totalCost == apart.totalCost && fused.count == apart.count)
     }
 }

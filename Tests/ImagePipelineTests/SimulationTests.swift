@@ -95,8 +95,10 @@ struct SimulationTests {
         #expect(counts[2] == 0 && counts[3] == 0, "\(kind) kept \(counts[2]) entries after a purge")
     }
 
-    @Test("the live MemoryCache makes the simulator's decisions", arguments: EvictionPolicyKind.allCases + [MRUTestPolicy.custom])
-    func liveMatchesSimulation(_ kind: EvictionPolicyKind) {
+    @Test(
+        "the live MemoryCache makes the simulator's decisions, striped or not",
+        arguments: EvictionPolicyKind.allCases + [MRUTestPolicy.custom], [CacheStripes.single, CacheStripes(4)])
+    func liveMatchesSimulation(_ kind: EvictionPolicyKind, stripes: CacheStripes) {
         var generator = SplitMix64(seed: 77)
         var trace = SimulationTrace()
         var interner = KeyInterner()
@@ -110,9 +112,9 @@ struct SimulationTests {
             trace.append(key: interner.id(for: key, in: &trace), cost: cost, size: cost / 8, time: UInt64(index))
         }
         let limits = CacheLimits(costLimit: 400_000, maxEntryFraction: 0.1)
-        let simulated = CacheSimulator.run(trace, SimulationConfiguration(limits: limits, policy: kind))
+        let simulated = CacheSimulator.run(trace, SimulationConfiguration(limits: limits, policy: kind, stripes: stripes))
 
-        let live = MemoryCache<String, Int>(.init(limits: limits, policy: kind))
+        let live = MemoryCache<String, Int>(.init(limits: limits, policy: kind, stripes: stripes))
         for request in requests where live.value(for: request.key) == nil {
             live.insert(request.cost, for: request.key, cost: request.cost, missCost: request.cost / 8)
         }

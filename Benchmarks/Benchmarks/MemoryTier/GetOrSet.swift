@@ -9,7 +9,9 @@ import ImagePipeline
 /// operations a second over the whole stream. The miss-heavy stream is Zipf(0.8)
 /// over 100,000 keys with room for 10,000 (about 45 % hits); the hit-heavy one
 /// is Zipf(0.8) over 11,000 keys with the same room (over 90 % hits). Two threads
-/// each take half of the stream.
+/// each take half of the stream. `MemoryCache` rows use its get-or-insert call
+/// (`value(for:orInsert:)`, one lock and one lookup); `lookup+insert` makes the two
+/// calls. `4S`, `8S`: the cache in 4 or 8 stripes, each with its own lock.
 func getOrSetBenchmarks() {
     let opsPerSecond = BenchmarkMetric.custom("ops/s (k)", polarity: .prefersLarger, useScalingFactor: false)
     let streams = [
@@ -24,11 +26,20 @@ func getOrSetBenchmarks() {
         for threads in [1, 2] {
             let kinds: [EvictionPolicyKind] = [.lru, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU]
             for kind in kinds {
-                Benchmark("get-or-set \(name) MemoryCache \(kind) \(threads)T", configuration: configuration) { benchmark in
-                    let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
-                    measure(stream, threads: threads, in: benchmark, reporting: opsPerSecond) { key in
-                        if cache.value(for: key) == nil { cache.insert(key, for: key, cost: 1) }
+                for stripes in [1, 4, 8] {
+                    let label = stripes == 1 ? "" : " \(stripes)S"
+                    Benchmark("get-or-set \(name) MemoryCache \(kind)\(label) \(threads)T", configuration: configuration) { benchmark in
+                        let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: kind, stripes: CacheStripes(stripes)))
+                        measure(stream, threads: threads, in: benchmark, reporting: opsPerSecond) { key in
+                            blackHole(cache.value(for: key) { (key, 1) })
+                        }
                     }
+                }
+            }
+            Benchmark("get-or-set \(name) MemoryCache lru lookup+insert \(threads)T", configuration: configuration) { benchmark in
+                let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: .lru))
+                measure(stream, threads: threads, in: benchmark, reporting: opsPerSecond) { key in
+                    if cache.value(for: key) == nil { cache.insert(key, for: key, cost: 1) }
                 }
             }
             Benchmark("get-or-set \(name) NSCache \(threads)T", configuration: configuration) { benchmark in

@@ -149,7 +149,7 @@ public enum LiveReplay {
             _ options: LiveReplayOptions, _ memoryBytes: Int, _ diskBytes: Int?, directory: String, fetcher: ReplayFetcher
         ) throws -> ImagePipeline {
             let configuration = ImagePipeline.Configuration(
-                memory: .init(limits: CacheLimits(costLimit: memoryBytes), policy: options.policy),
+                memory: .init(limits: CacheLimits(costLimit: memoryBytes), policy: options.policy, stripes: options.stripes),
                 disk: diskBytes.map { DiskCache.Configuration(directory: directory, byteLimit: $0, sync: options.diskSync) },
                 diskPolicy: options.diskPolicy, keyStrategy: options.keyStrategy)
             // The previous pipeline on this directory lets go of its lock as its last task ends.
@@ -377,7 +377,8 @@ public enum LiveReplay {
             let books = measurements.withLock { $0 }
             let configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: memoryBytes), policy: options.policy, pressure: options.reaction.policy,
-                disk: diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) }, inFlight: options.concurrency)
+                disk: diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) }, inFlight: options.concurrency,
+                stripes: options.stripes)
             let answered = CacheSimulator.answers(workload.simulationTrace(strategy: options.keyStrategy), configuration)
             let simulated = answered.result
             let simulatedJoins = answered.answers.count { $0 == .joined }

@@ -21,6 +21,8 @@ public struct LiveReplayOptions: Sendable {
     public var disk: ByteSize? = .bytes(ReplayDefaults.diskBytes)
     public var diskPolicy = ReplayDefaults.diskPolicy
     public var policy = ReplayDefaults.policy
+    /// The memory cache's stripes, each with its own lock.
+    public var stripes = CacheStripes.single
     public var keyStrategy = ReplayDefaults.keyStrategy
     public var reaction = WarningReaction(.purgeAll)
     /// Median origin latency per response (log-normal, σ 0.5); 0 for none.
@@ -50,7 +52,7 @@ public struct LiveReplayOptions: Sendable {
     }
 
     var describe: String {
-        "\(policy) memory \(memory) disk \(disk.map { "\($0) \(diskPolicy.rawValue)" } ?? "none") keys \(keyStrategy) warnings \(reaction)"
+        "\(policy)\(stripes.count > 1 ? " \(stripes) stripes" : "") memory \(memory) disk \(disk.map { "\($0) \(diskPolicy.rawValue)" } ?? "none") keys \(keyStrategy) warnings \(reaction)"
             + " speed \(speed == 0 ? "max" : "\(speed)x") concurrency \(concurrency)"
             + " cancels \(cancellations.rawValue) disk sync \(diskSync.rawValue)" + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
     }

@@ -17,6 +17,8 @@ public struct SimulationMatrix: Sendable {
     public var honoursInvalidations = true
     /// Requests in flight together (see `SimulationConfiguration.inFlight`).
     public var inFlight = 0
+    /// The memory tier's stripes (see `CacheStripes`).
+    public var stripes = CacheStripes.single
     /// Largest memory entry, as a share of the memory size (`CacheLimits.maxEntryFraction`).
     public var maxEntryFraction = 0.1
     public var bounds = true
@@ -97,13 +99,14 @@ public struct SimulationMatrix: Sendable {
                 limits: CacheLimits(costLimit: memoryBytes, maxEntryFraction: maxEntryFraction), policy: policies[cell.policy],
                 pressure: reactions[cell.reaction].policy, warnings: warnings,
                 disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations,
-                inFlight: inFlight)
+                inFlight: inFlight, stripes: stripes)
             let start = ContinuousClock.now
             let result = CacheSimulator.run(trace, configuration)
             return SimulationRow(
                 trace: inputs[cell.trace].name, keyStrategy: strategy,
                 memoryBytes: memoryBytes, diskBytes: diskBytes, reaction: reactions[cell.reaction].description,
-                warnings: warnings.description, inFlight: inFlight > 1 ? inFlight : nil, result: result,
+                warnings: warnings.description, inFlight: inFlight > 1 ? inFlight : nil,
+                stripes: stripes.count > 1 ? stripes.count : nil, result: result,
                 seconds: (ContinuousClock.now - start).seconds)
         }
         guard bounds else { return rows }
@@ -152,6 +155,8 @@ public struct SimulationRow: Codable, Sendable {
     public var warnings: String
     /// Requests in flight together; nil when each landed before the next.
     public var inFlight: Int?
+    /// The memory tier's stripes; nil for one.
+    public var stripes: Int?
     public var result: SimulationResult
     public var seconds: Double
     public var bounds: OfflineBoundsRow?

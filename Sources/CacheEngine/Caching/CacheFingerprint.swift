@@ -8,9 +8,13 @@ public protocol CacheFingerprintable {
 
 extension String: CacheFingerprintable {
     /// FNV-1a over the UTF-8 bytes, then a finaliser to spread the bits.
-    public var cacheFingerprint: UInt64 {
+    public var cacheFingerprint: UInt64 { Self.cacheFingerprint(utf8: utf8) }
+
+    /// The fingerprint of the string with these UTF-8 bytes, without building it.
+    @inlinable
+    public static func cacheFingerprint(utf8 bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }

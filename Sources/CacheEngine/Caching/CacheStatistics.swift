@@ -24,6 +24,28 @@ public struct CacheStatistics: Sendable, Equatable, Codable {
     public var resident: Int { insertions - evictions - trimmed - expirations - removals }
 }
 
+/// Counters add up across a striped cache's stripes, and subtract to what happened
+/// between two readings.
+extension CacheStatistics: AdditiveArithmetic {
+    public static var zero: CacheStatistics { CacheStatistics() }
+
+    public static func + (lhs: Self, rhs: Self) -> Self { lhs.combined(with: rhs, by: +) }
+    public static func - (lhs: Self, rhs: Self) -> Self { lhs.combined(with: rhs, by: -) }
+
+    private func combined(with other: Self, by operation: (Int, Int) -> Int) -> Self {
+        var result = Self()
+        result.hits = operation(hits, other.hits)
+        result.misses = operation(misses, other.misses)
+        result.insertions = operation(insertions, other.insertions)
+        result.rejections = operation(rejections, other.rejections)
+        result.evictions = operation(evictions, other.evictions)
+        result.trimmed = operation(trimmed, other.trimmed)
+        result.expirations = operation(expirations, other.expirations)
+        result.removals = operation(removals, other.removals)
+        return result
+    }
+}
+
 /// Why an entry left the cache.
 public enum EvictionReason: String, Sendable, Codable {
     /// Made room for a new entry.

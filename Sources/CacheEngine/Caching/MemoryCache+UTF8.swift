@@ -13,7 +13,7 @@ extension MemoryCache where Key == String {
         // The matcher runs inside this call, while `utf8` is valid; it is @Sendable because it
         // runs under the cache's lock.
         nonisolated(unsafe) let bytes = utf8
-        return value(forHash: hasher.finalize()) { key in
+        return value(forHash: hasher.finalize(), fingerprint: String.cacheFingerprint(utf8: bytes)) { key in
             key.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) } ?? key.utf8.elementsEqual(bytes)
         }
     }

@@ -6,19 +6,28 @@ import Glibc
 /// pluggable eviction policy. Knows nothing of images: `ImageMemoryCache` is
 /// the thin wrapper for those.
 ///
-/// All state sits behind one lock (`Locked`, a `Mutex`); eviction callbacks run after it is
-/// released, so they may call back into the cache.
+/// State sits behind one lock (`Locked`, a `Mutex`) per stripe: one by default, more
+/// (`Configuration.stripes`) so threads working on different keys do not wait for each
+/// other. Eviction callbacks run after the lock is released, so they may call back into
+/// the cache.
 public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, Value: Sendable>: Sendable {
     public struct Configuration: Sendable {
         public var limits: CacheLimits
         public var policy: EvictionPolicyKind
         /// Entries expire this long after insertion; nil for never.
         public var timeToLive: Duration?
+        /// How many stripes the cache is split into, each with its own lock, policy and
+        /// share of the limits (the simulator splits a trace the same way).
+        public var stripes: CacheStripes
 
-        public init(limits: CacheLimits, policy: EvictionPolicyKind = .lru, timeToLive: Duration? = nil) {
+        public init(
+            limits: CacheLimits, policy: EvictionPolicyKind = .lru, timeToLive: Duration? = nil,
+            stripes: CacheStripes = .single
+        ) {
             self.limits = limits
             self.policy = policy
             self.timeToLive = timeToLive
+            self.stripes = stripes
         }
     }
 
@@ -29,32 +38,36 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     // Internal but inlinable-visible: callers in other modules specialise the
     // hot paths for their Key and Value (unspecialised generic code made a hit
     // four times slower).
-    @usableFromInline let state: Locked<State>
+    @usableFromInline let stripes: LockedStripes<State>
     @usableFromInline let onEviction: EvictionHandler?
 
     public init(_ configuration: Configuration, onEviction: EvictionHandler? = nil) {
         self.configuration = configuration
         self.onEviction = onEviction
         let timeToLive = configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }
-        let core = configuration.policy.withPolicy(
-            limits: configuration.limits, MakeCacheCoreBox(timeToLive: timeToLive))
-        state = Locked(State(core: core))
+        stripes = LockedStripes(count: configuration.stripes.count) { stripe in
+            let limits = configuration.stripes.limits(ofStripe: stripe, in: configuration.limits)
+            return State(core: configuration.policy.withPolicy(limits: limits, MakeCacheCoreBox(timeToLive: timeToLive)))
+        }
     }
 
     @inlinable
     public func value(for key: Key) -> Value? {
-        value(forHash: key.hashValue) { $0 == key }
+        value(forHash: key.hashValue, fingerprint: key.cacheFingerprint) { $0 == key }
     }
 
-    /// The value whose key hashes to `hash` (which must be what that key's
-    /// `hashValue` is) and satisfies `matches`: a lookup by something that hashes
-    /// and compares like a key, without building one (the image pipeline finds a
-    /// request's thumbnail this way without allocating its key string).
+    /// The value whose key hashes to `hash` and has `fingerprint` (which must be what
+    /// that key's `hashValue` and `cacheFingerprint` are; the fingerprint is asked for
+    /// only when the cache has several stripes) and satisfies `matches`: a lookup by
+    /// something that hashes and compares like a key, without building one (the image
+    /// pipeline finds a request's thumbnail this way without allocating its key string).
     @inlinable
-    public func value(forHash hash: Int, matching matches: @Sendable (Key) -> Bool) -> Value? {
+    public func value(
+        forHash hash: Int, fingerprint: @autoclosure () -> UInt64, matching matches: @Sendable (Key) -> Bool
+    ) -> Value? {
         let now = monotonicNanoseconds()
         let reports = onEviction != nil
-        let (value, departed) = state.withLock { state -> (Value?, [Departure]) in
+        let (value, departed) = stripes.withLock(stripe(fingerprint)) { state -> (Value?, [Departure]) in
             guard let slot = state.slot(hash: hash, matching: matches) else {
                 state.core.recordMiss()
                 return (nil, [])
@@ -81,7 +94,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let fingerprint = key.cacheFingerprint
         let hash = key.hashValue
         let reports = onEviction != nil
-        let (stored, departed) = state.withLock { state -> (Bool, [Departure]) in
+        let (stored, departed) = stripes.withLock(stripe { fingerprint }) { state -> (Bool, [Departure]) in
             if let old = state.slot(hash: hash, matching: { $0 == key }) {
                 state.core.remove(old)
                 _ = state.release(old, .capacity)
@@ -100,12 +113,46 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         return stored
     }
 
+    /// The value stored under `key`, or else the one `make` returns, stored at the cost it
+    /// gives: the cache-aside loop (look up; on a miss, insert) under one lock and one
+    /// lookup, counted and decided exactly as that lookup and insert would be. `make` runs
+    /// under the key's stripe lock, so it must be quick and must not use this cache; a value
+    /// that takes time to produce is looked up and inserted apart.
+    @inlinable
+    public func value(for key: Key, orInsert make: @Sendable () -> (value: Value, cost: Int), missCost: Int = 1) -> Value {
+        let now = monotonicNanoseconds()
+        let hash = key.hashValue
+        let reports = onEviction != nil
+        let (value, departed) = stripes.withLock(stripe { key.cacheFingerprint }) { state -> (Value, [Departure]) in
+            var departed: [Departure] = []
+            if let slot = state.slot(hash: hash, matching: { $0 == key }) {
+                let hit = state.core.lookup(slot, now: now) { slot, reason in
+                    state.release(slot, reason, into: &departed, reporting: reports)
+                }
+                if hit { return (state.values[Int(slot)]!, departed) }
+            } else {
+                state.core.recordMiss()
+            }
+            let made = make()
+            let slot = state.allocate(key, made.value, hash: hash)
+            let stored = state.core.insert(
+                NewEntry(slot: slot, cost: made.cost, fingerprint: key.cacheFingerprint, missCost: missCost), now: now
+            ) { victim, reason in
+                state.release(victim, reason, into: &departed, reporting: reports)
+            }
+            if !stored { _ = state.release(slot, .capacity) }
+            return (made.value, departed)
+        }
+        report(departed)
+        return value
+    }
+
     /// Removes and returns the value for `key`, if present. Not reported as an eviction.
     @discardableResult
     @inlinable
     public func remove(_ key: Key) -> Value? {
         let hash = key.hashValue
-        return state.withLock { state in
+        return stripes.withLock(stripe { key.cacheFingerprint }) { state in
             guard let slot = state.slot(hash: hash, matching: { $0 == key }) else { return nil }
             state.core.remove(slot)
             return state.release(slot, .trimmed).value
@@ -115,15 +162,21 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     /// Drops every entry; each is reported to the eviction handler as trimmed.
     public func removeAll() { respond(to: .purgeAll) }
 
-    /// Evicts in policy order until the total cost is at most `cost`.
+    /// Evicts in policy order until the total cost is at most `cost` (with stripes,
+    /// each stripe down to its share of it).
     public func trim(toCost cost: Int) {
         let reports = onEviction != nil
-        let departed = state.withLock { state in
-            var departed: [Departure] = []
-            state.core.trim(toCost: cost) { slot, reason in state.release(slot, reason, into: &departed, reporting: reports) }
-            return departed
+        for index in 0..<stripes.count {
+            let target = configuration.stripes.share(of: max(cost, 0), stripe: index)
+            let departed = stripes.withLock(index) { state in
+                var departed: [Departure] = []
+                state.core.trim(toCost: target) { slot, reason in
+                    state.release(slot, reason, into: &departed, reporting: reports)
+                }
+                return departed
+            }
+            report(departed)
         }
-        report(departed)
     }
 
     /// Evicts in policy order down to `fraction` of the cost limit.
@@ -136,9 +189,21 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         respond(to: .trimIdle(seconds: Double(age.nanoseconds) / 1e9))
     }
 
-    public var statistics: CacheStatistics { state.withLock { $0.core.statistics } }
-    public var totalCost: Int { state.withLock { $0.core.totalCost } }
-    public var count: Int { state.withLock { $0.core.count } }
+    /// The counters of every stripe, added up.
+    public var statistics: CacheStatistics { sum { $0.core.statistics } }
+    public var totalCost: Int { sum { $0.core.totalCost } }
+    public var count: Int { sum { $0.core.count } }
+
+    /// The stripe a key with this fingerprint lives in; the fingerprint is not worked
+    /// out when there is only one.
+    @inlinable @inline(__always)
+    func stripe(_ fingerprint: () -> UInt64) -> Int {
+        configuration.stripes.count == 1 ? 0 : configuration.stripes.stripe(of: fingerprint())
+    }
+
+    private func sum<Figure: AdditiveArithmetic & Sendable>(_ figure: (borrowing State) -> Figure) -> Figure {
+        (0..<stripes.count).reduce(.zero) { total, index in total + stripes.withLock(index) { figure($0) } }
+    }
 
     /// Tells the handler, once the lock is released. Inlinable so callers iterate a
     /// specialised array: the generic version looked up its element type's metadata on
@@ -154,14 +219,16 @@ extension MemoryCache: MemoryPressureResponder {
     public func respond(to reaction: MemoryPressureReaction) {
         let now = monotonicNanoseconds()
         let reports = onEviction != nil
-        let departed = state.withLock { state in
-            var departed: [Departure] = []
-            state.core.respond(to: reaction, now: now) { slot, reason in
-                state.release(slot, reason, into: &departed, reporting: reports)
+        for index in 0..<stripes.count {
+            let departed = stripes.withLock(index) { state in
+                var departed: [Departure] = []
+                state.core.respond(to: reaction, now: now) { slot, reason in
+                    state.release(slot, reason, into: &departed, reporting: reports)
+                }
+                return departed
             }
-            return departed
+            report(departed)
         }
-        report(departed)
     }
 }
 

@@ -1,6 +1,6 @@
 /// The SplitMix64/Murmur3 64-bit finaliser: spreads nearby values apart. Used
 /// for key fingerprints, sketch rows and the seed generator.
-@inline(__always)
+@inlinable @inline(__always)
 func mix(_ value: UInt64) -> UInt64 {
     var z = value
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -28,6 +28,8 @@ public struct SimulationConfiguration: Sendable, Hashable {
     public var inFlight: Int
     /// How memory misses for one URL share a download.
     public var coalescing: FetchCoalescing
+    /// The memory tier's stripes, split as a striped `MemoryCache` splits its keys.
+    public var stripes: CacheStripes
 
     /// How memory misses for one URL share a download.
     public enum FetchCoalescing: Sendable, Hashable, CustomStringConvertible {
@@ -98,7 +100,8 @@ public struct SimulationConfiguration: Sendable, Hashable {
     public init(
         limits: CacheLimits, policy: EvictionPolicyKind, timeToLive: Duration? = nil,
         pressure: MemoryPressurePolicy = .purgeAll, warnings: WarningSource = .trace, disk: DiskTier? = nil,
-        honoursInvalidations: Bool = true, inFlight: Int = 0, coalescing: FetchCoalescing = .perWaiter
+        honoursInvalidations: Bool = true, inFlight: Int = 0, coalescing: FetchCoalescing = .perWaiter,
+        stripes: CacheStripes = .single
     ) {
         self.limits = limits
         self.policy = policy
@@ -109,7 +112,11 @@ public struct SimulationConfiguration: Sendable, Hashable {
         self.honoursInvalidations = honoursInvalidations
         self.inFlight = inFlight
         self.coalescing = coalescing
+        self.stripes = stripes
     }
+
+    /// The limits stripe 0's policy is built with (all of them, unstriped).
+    var firstStripeLimits: CacheLimits { stripes.limits(ofStripe: 0, in: limits) }
 }
 
 /// Runs a trace through a policy with the same `CacheCore` the live cache uses.
@@ -118,13 +125,13 @@ public enum CacheSimulator {
     /// together): deterministic, so the same inputs always give the same figures.
     /// A `.custom` policy runs through generic code, slower than the built-in ones.
     public static func run(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> SimulationResult {
-        configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration, recordsAnswers: false)).result
+        configuration.policy.withPolicy(limits: configuration.firstStripeLimits, Run(trace: trace, configuration: configuration, recordsAnswers: false)).result
     }
 
     /// Runs a detailed trace and also says where each request was answered:
     /// what a live replay is compared with, request by request.
     public static func answers(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> Answered {
-        configuration.policy.withPolicy(limits: configuration.limits, Run(trace: trace, configuration: configuration, recordsAnswers: true))
+        configuration.policy.withPolicy(limits: configuration.firstStripeLimits, Run(trace: trace, configuration: configuration, recordsAnswers: true))
     }
 
     /// Where one request was answered.
@@ -185,7 +192,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
     let configuration: SimulationConfiguration
     /// The live pipeline's decisions: which disk entries to try, what to store where.
     let plan: TierPlan
-    var core: CacheCore<Policy>
+    var memoryTier: StripedMemory<Policy>
     var disk: DiskIndexModel?
     var result: SimulationResult
     /// Per request, where it was answered; empty unless asked for.
@@ -248,8 +255,10 @@ private struct SimulationState<Policy: EvictionPolicy> {
         let trimsIdle = [configuration.pressure.warning, configuration.pressure.critical].contains {
             if case .trimIdle = $0 { true } else { false }
         }
-        core = CacheCore(
-            policy: policy, timeToLive: configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }, tracksLastUse: trimsIdle)
+        memoryTier = StripedMemory(
+            first: policy, kind: configuration.policy, limits: configuration.limits, stripes: configuration.stripes,
+            fingerprints: trace.fingerprints, timeToLive: configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) },
+            tracksLastUse: trimsIdle)
         disk = configuration.disk.map {
             DiskIndexModel(byteLimit: $0.byteLimit, countLimit: $0.countLimit, lowWaterFraction: $0.lowWaterFraction)
         }
@@ -294,7 +303,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
     @inline(__always)
     mutating func plainRequest(key: Slot, cost: Int, size: Int, now: UInt64) {
         bytesRequested &+= size
-        if core.lookup(key, now: now, removed: { _, _ in }) {
+        if memoryTier.lookup(key, now: now) {
             hits &+= 1
             byteHits &+= size
             return
@@ -320,7 +329,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
         while occupied >= window { landOldest() }
         bytesRequested &+= size
         let truth = (content: trace.contents[index], source: trace.sources[index])
-        if core.lookup(key, now: now, removed: { _, _ in }) {
+        if memoryTier.lookup(key, now: now) {
             hits &+= 1
             byteHits &+= size
             check(served: memoryHolds[Int(key)], truth: truth)
@@ -476,10 +485,10 @@ private struct SimulationState<Policy: EvictionPolicy> {
     @discardableResult
     private mutating func insertInMemory(_ key: Slot, cost: Int, missCost: Int, now: UInt64) -> Bool {
         let entry = NewEntry(slot: key, cost: cost, fingerprint: trace.fingerprints[Int(key)], missCost: missCost)
-        let stored = core.insert(entry, now: now) { _, _ in }
-        peakMemoryCost = max(peakMemoryCost, core.totalCost)
-        if core.totalCost > costThreshold { warn(.warning, now: now) }
-        if let recovering, core.totalCost >= recovering.target { recovered(at: now) }
+        let stored = memoryTier.insert(entry, now: now)
+        peakMemoryCost = max(peakMemoryCost, memoryTier.totalCost)
+        if memoryTier.totalCost > costThreshold { warn(.warning, now: now) }
+        if let recovering, memoryTier.totalCost >= recovering.target { recovered(at: now) }
         return stored
     }
 
@@ -509,7 +518,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
             if configuration.warnings == .trace { warn(level, now: now) }
         case .relaunch, .newDevice:
             // A new process: misses from here on are not the warnings' doing.
-            core.restart()
+            memoryTier.restart()
             if event == .newDevice {
                 disk?.removeAll()
                 for index in downloadedBefore.indices { downloadedBefore[index] = false }
@@ -519,18 +528,18 @@ private struct SimulationState<Policy: EvictionPolicy> {
             for index in droppedByWarning.indices { droppedByWarning[index] = false }
         case .invalidate(let memory, let diskKeys):
             guard configuration.honoursInvalidations else { return }
-            for slot in trace.invalidatedMemoryKeys[memory] { core.remove(slot) }
+            for slot in trace.invalidatedMemoryKeys[memory] { memoryTier.remove(slot) }
             for slot in trace.invalidatedDiskKeys[diskKeys] { disk?.remove(slot) }
         }
     }
 
     private mutating func warn(_ level: MemoryPressureLevel, now: UInt64) {
-        let before = core.totalCost
+        let before = memoryTier.totalCost
         result.warnings.count += 1
-        core.respond(to: configuration.pressure.reaction(to: level), now: now) { slot, _ in
+        memoryTier.respond(to: configuration.pressure.reaction(to: level), now: now) { slot in
             if !droppedByWarning.isEmpty { droppedByWarning[Int(slot)] = true }
         }
-        if core.totalCost < before, recovering == nil {
+        if memoryTier.totalCost < before, recovering == nil {
             recovering = (now, before - before / 10)
         }
     }
@@ -551,7 +560,7 @@ private struct SimulationState<Policy: EvictionPolicy> {
         result.hits = Double(hits)
         result.byteHits = Double(byteHits)
         result.bytesRequested = bytesRequested
-        result.statistics = core.statistics
+        result.statistics = memoryTier.statistics
         result.peakMemoryCost = peakMemoryCost
         result.peakDiskBytes = peakDiskBytes
         return result
