@@ -19,13 +19,29 @@ protocol AnyCacheCore: AnyObject {
 /// non-generic box (one per built-in policy) gets them specialised into its
 /// witnesses; a generic box's methods would be shared code that looks up its
 /// core's layout on every call (a fifth of a get-or-set's time).
+///
+/// The core lives behind a pointer the box owns, not in a stored `var`: a class's
+/// stored property is checked for exclusive access at run time on every mutation
+/// (`swift_beginAccess`, a thread-local lookup: a tenth of a get-or-set), and the
+/// box is only ever used under its stripe's lock.
 protocol PolicyCoreBox: AnyCacheCore {
     associatedtype Policy: EvictionPolicy
-    var core: CacheCore<Policy> { get set }
-    init(_ core: CacheCore<Policy>)
+    var storage: UnsafeMutablePointer<CacheCore<Policy>> { get }
+    init(storage: UnsafeMutablePointer<CacheCore<Policy>>)
 }
 
 extension PolicyCoreBox {
+    init(_ core: CacheCore<Policy>) {
+        let storage = UnsafeMutablePointer<CacheCore<Policy>>.allocate(capacity: 1)
+        storage.initialize(to: core)
+        self.init(storage: storage)
+    }
+
+    var core: CacheCore<Policy> {
+        unsafeAddress { UnsafePointer(storage) }
+        unsafeMutableAddress { storage }
+    }
+
     var statistics: CacheStatistics { core.statistics }
     var totalCost: Int { core.totalCost }
     var count: Int { core.count }
@@ -54,68 +70,81 @@ extension PolicyCoreBox {
 
 /// The box for a policy without a box of its own (one written outside this module).
 final class CacheCoreBox<Policy: EvictionPolicy>: PolicyCoreBox {
-    var core: CacheCore<Policy>
-    init(_ core: CacheCore<Policy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<Policy>>
+    init(storage: UnsafeMutablePointer<CacheCore<Policy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class LRUCoreBox: PolicyCoreBox {
-    var core: CacheCore<LRUPolicy>
-    init(_ core: CacheCore<LRUPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<LRUPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<LRUPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class FIFOCoreBox: PolicyCoreBox {
-    var core: CacheCore<FIFOPolicy>
-    init(_ core: CacheCore<FIFOPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<FIFOPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<FIFOPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class CLOCKCoreBox: PolicyCoreBox {
-    var core: CacheCore<CLOCKPolicy>
-    init(_ core: CacheCore<CLOCKPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<CLOCKPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<CLOCKPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class SIEVECoreBox: PolicyCoreBox {
-    var core: CacheCore<SIEVEPolicy>
-    init(_ core: CacheCore<SIEVEPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<SIEVEPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<SIEVEPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class S3FIFOCoreBox: PolicyCoreBox {
-    var core: CacheCore<S3FIFOPolicy>
-    init(_ core: CacheCore<S3FIFOPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<S3FIFOPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<S3FIFOPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class WTinyLFUCoreBox: PolicyCoreBox {
-    var core: CacheCore<WTinyLFUPolicy>
-    init(_ core: CacheCore<WTinyLFUPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<WTinyLFUPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<WTinyLFUPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class LibCacheSimWTinyLFUCoreBox: PolicyCoreBox {
-    var core: CacheCore<LibCacheSimWTinyLFUPolicy>
-    init(_ core: CacheCore<LibCacheSimWTinyLFUPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<LibCacheSimWTinyLFUPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<LibCacheSimWTinyLFUPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class GDSFCoreBox: PolicyCoreBox {
-    var core: CacheCore<GDSFPolicy>
-    init(_ core: CacheCore<GDSFPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<GDSFPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<GDSFPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class ARCCoreBox: PolicyCoreBox {
-    var core: CacheCore<ARCPolicy>
-    init(_ core: CacheCore<ARCPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<ARCPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<ARCPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class TwoQCoreBox: PolicyCoreBox {
-    var core: CacheCore<TwoQPolicy>
-    init(_ core: CacheCore<TwoQPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<TwoQPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<TwoQPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class LIRSCoreBox: PolicyCoreBox {
-    var core: CacheCore<LIRSPolicy>
-    init(_ core: CacheCore<LIRSPolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<LIRSPolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<LIRSPolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 final class NSCacheCoreBox: PolicyCoreBox {
-    var core: CacheCore<NSCachePolicy>
-    init(_ core: CacheCore<NSCachePolicy>) { self.core = core }
+    let storage: UnsafeMutablePointer<CacheCore<NSCachePolicy>>
+    init(storage: UnsafeMutablePointer<CacheCore<NSCachePolicy>>) { self.storage = storage }
+    deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
 /// Builds a boxed core for whichever policy a kind names: the policy's own box

@@ -6,76 +6,81 @@ import ImagePipeline
 /// key's slot in its stripe is simply its rank there. With one stripe (the default) a
 /// key is its own slot and nothing is looked up on the way.
 struct StripedMemory<Policy: EvictionPolicy> {
-    private(set) var cores: [CacheCore<Policy>]
+    /// Stripe 0, held inline so an unstriped run allocates nothing for its tier.
+    private var first: CacheCore<Policy>
+    /// Stripes 1 and up; empty with one stripe.
+    private var others: [CacheCore<Policy>] = []
     /// Per key, its stripe and its slot there; empty with one stripe.
-    private let stripeOfKey: [UInt8]
-    private let slotInStripe: [Slot]
+    private var stripeOfKey: [UInt8] = []
+    private var slotInStripe: [Slot] = []
     /// Per stripe, the key in each of its slots.
-    private let keysOfStripe: [[Slot]]
+    private var keysOfStripe: [[Slot]] = []
 
     /// - Parameter first: stripe 0's policy, built for its limits.
     init(
         first: Policy, kind: EvictionPolicyKind, limits: CacheLimits, stripes: CacheStripes,
         fingerprints: [UInt64], timeToLive: UInt64?, tracksLastUse: Bool
     ) {
-        var policies = [first]
-        for stripe in 1..<stripes.count {
-            policies.append(kind.withPolicy(limits: stripes.limits(ofStripe: stripe, in: limits), PolicyOfType<Policy>()))
+        self.first = CacheCore(policy: first, timeToLive: timeToLive, tracksLastUse: tracksLastUse)
+        guard stripes.count > 1 else { return }
+        others = (1..<stripes.count).map { stripe in
+            let policy = kind.withPolicy(limits: stripes.limits(ofStripe: stripe, in: limits), PolicyOfType<Policy>())
+            return CacheCore(policy: policy, timeToLive: timeToLive, tracksLastUse: tracksLastUse)
         }
-        cores = policies.map { CacheCore(policy: $0, timeToLive: timeToLive, tracksLastUse: tracksLastUse) }
-        guard stripes.count > 1 else {
-            stripeOfKey = []
-            slotInStripe = []
-            keysOfStripe = []
-            return
-        }
-        var stripeOfKey = [UInt8](repeating: 0, count: fingerprints.count)
-        var slotInStripe = [Slot](repeating: 0, count: fingerprints.count)
-        var keysOfStripe = [[Slot]](repeating: [], count: stripes.count)
+        stripeOfKey = [UInt8](repeating: 0, count: fingerprints.count)
+        slotInStripe = [Slot](repeating: 0, count: fingerprints.count)
+        keysOfStripe = [[Slot]](repeating: [], count: stripes.count)
         for (key, fingerprint) in fingerprints.enumerated() {
             let stripe = stripes.stripe(of: fingerprint)
             stripeOfKey[key] = UInt8(stripe)
             slotInStripe[key] = Slot(keysOfStripe[stripe].count)
             keysOfStripe[stripe].append(Slot(key))
         }
-        self.stripeOfKey = stripeOfKey
-        self.slotInStripe = slotInStripe
-        self.keysOfStripe = keysOfStripe
     }
 
-    var totalCost: Int { cores.count == 1 ? cores[0].totalCost : cores.reduce(0) { $0 + $1.totalCost } }
-    var statistics: CacheStatistics { cores.reduce(.zero) { $0 + $1.statistics } }
+    var totalCost: Int { others.reduce(first.totalCost) { $0 + $1.totalCost } }
+    var statistics: CacheStatistics { others.reduce(first.statistics) { $0 + $1.statistics } }
+
+    /// Runs `body` on the stripe `key` falls in, with the key's slot there.
+    @inline(__always)
+    private mutating func withStripe<Result>(of key: Slot, _ body: (inout CacheCore<Policy>, Slot) -> Result) -> Result {
+        guard !stripeOfKey.isEmpty else { return body(&first, key) }
+        let stripe = Int(stripeOfKey[Int(key)])
+        let slot = slotInStripe[Int(key)]
+        return stripe == 0 ? body(&first, slot) : body(&others[stripe - 1], slot)
+    }
 
     @inline(__always)
     mutating func lookup(_ key: Slot, now: UInt64) -> Bool {
-        guard !stripeOfKey.isEmpty else { return cores[0].lookup(key, now: now) { _, _ in } }
-        return cores[Int(stripeOfKey[Int(key)])].lookup(slotInStripe[Int(key)], now: now) { _, _ in }
+        withStripe(of: key) { core, slot in core.lookup(slot, now: now) { _, _ in } }
     }
 
     /// Stores `entry` (whose slot is its key) in its stripe.
     @inline(__always)
     mutating func insert(_ entry: NewEntry, now: UInt64) -> Bool {
-        guard !stripeOfKey.isEmpty else { return cores[0].insert(entry, now: now) { _, _ in } }
-        var local = entry
-        local.slot = slotInStripe[Int(entry.slot)]
-        return cores[Int(stripeOfKey[Int(entry.slot)])].insert(local, now: now) { _, _ in }
+        withStripe(of: entry.slot) { core, slot in
+            var local = entry
+            local.slot = slot
+            return core.insert(local, now: now) { _, _ in }
+        }
     }
 
     mutating func remove(_ key: Slot) {
-        guard !stripeOfKey.isEmpty else { return cores[0].remove(key) }
-        cores[Int(stripeOfKey[Int(key)])].remove(slotInStripe[Int(key)])
+        withStripe(of: key) { core, slot in core.remove(slot) }
     }
 
     /// A new process: every stripe starts empty, with no history.
     mutating func restart() {
-        for stripe in cores.indices { cores[stripe].restart() }
+        first.restart()
+        for stripe in others.indices { others[stripe].restart() }
     }
 
     /// Applies a reaction to every stripe; `removed` hears the keys that left.
     mutating func respond(to reaction: MemoryPressureReaction, now: UInt64, removed: (Slot) -> Void) {
-        guard !stripeOfKey.isEmpty else { return cores[0].respond(to: reaction, now: now) { slot, _ in removed(slot) } }
-        for stripe in cores.indices {
-            cores[stripe].respond(to: reaction, now: now) { slot, _ in removed(keysOfStripe[stripe][Int(slot)]) }
+        guard !stripeOfKey.isEmpty else { return first.respond(to: reaction, now: now) { slot, _ in removed(slot) } }
+        first.respond(to: reaction, now: now) { slot, _ in removed(keysOfStripe[0][Int(slot)]) }
+        for stripe in others.indices {
+            others[stripe].respond(to: reaction, now: now) { slot, _ in removed(keysOfStripe[stripe + 1][Int(slot)]) }
         }
     }
 }
