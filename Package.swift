@@ -37,7 +37,9 @@ let package = Package(
         ),
         // Eviction policies, CacheCore, limits, MemoryCache, the disk index model, locks:
         // what both the live pipeline and the simulator are built on.
-        .target(name: "CacheEngine", swiftSettings: strict),
+        .target(name: "CacheEngine", dependencies: ["CPrefetch"], swiftSettings: strict),
+        // The CPU's prefetch hint, for the simulator's loop, which knows its next keys.
+        .systemLibrary(name: "CPrefetch"),
         // What an app adopts: keys, memory and disk tiers, loading, decoding, pressure.
         .target(
             name: "ImagePipeline",

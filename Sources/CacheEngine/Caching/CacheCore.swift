@@ -33,6 +33,10 @@ public struct CacheCore<Policy: EvictionPolicy> {
     @inlinable public var totalCost: Int { storedPolicy.totalCost }
     @inlinable public var count: Int { storedPolicy.count }
 
+    /// A hint that `slot` is about to be looked up (`EvictionPolicy.prefetch`).
+    @inlinable @inline(__always)
+    public func prefetch(_ slot: Slot) { storedPolicy.prefetch(slot) }
+
     /// Looks `slot` up; a hit refreshes it. An expired entry is removed, reported
     /// to `removed`, and counts as a miss.
     @inlinable @inline(__always)

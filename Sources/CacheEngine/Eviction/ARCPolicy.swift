@@ -43,6 +43,7 @@ public struct ARCPolicy: EvictionPolicy {
     public var count: Int { recent.count + frequent.count }
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
     /// Whether the entry in `slot` is in T2 (for tests).
     func isFrequent(_ slot: Slot) -> Bool { table.queue(of: slot) == frequent.id }

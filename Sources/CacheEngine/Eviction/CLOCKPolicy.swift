@@ -13,6 +13,7 @@ public struct CLOCKPolicy: EvictionPolicy {
     public var count: Int { list.count }
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    public func prefetch(_ slot: Slot) { table.prefetch(slot, counter: true) }
 
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) { table.counter[Int(slot)] = 1 }
 

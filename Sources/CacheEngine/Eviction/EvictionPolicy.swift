@@ -122,9 +122,16 @@ public protocol EvictionPolicy {
     mutating func evictNext() -> Slot?
     /// Forgets every entry and all history (ghosts, frequencies).
     mutating func removeAll()
+    /// A hint that `slot` is about to be looked up: a policy whose metadata sits in
+    /// per-slot arrays starts loading that slot's line from memory. It changes
+    /// nothing; the simulator calls it a few requests ahead, since it knows the
+    /// trace. The default does nothing.
+    func prefetch(_ slot: Slot)
 }
 
 extension EvictionPolicy {
+    public func prefetch(_ slot: Slot) {}
+
     /// Evicts in policy order (`evictNext`) until an entry of `cost` fits both limits:
     /// what most policies' `insert` does first.
     @inlinable @inline(__always)

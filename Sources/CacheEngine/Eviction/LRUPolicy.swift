@@ -11,6 +11,7 @@ public struct LRUPolicy: EvictionPolicy {
     public var count: Int { list.count }
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) { table.moveToBack(slot, in: &list) }
 

@@ -58,6 +58,7 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
     private var mainCount: Int { probation.count + protected.count }
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
     /// Which part holds the entry in `slot` (for tests): "window", "probation" or "protected".
     func segment(of slot: Slot) -> String? {

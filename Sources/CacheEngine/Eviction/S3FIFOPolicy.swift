@@ -50,6 +50,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     public var count: Int { small.count + main.count }
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    public func prefetch(_ slot: Slot) { table.prefetch(slot, counter: true) }
 
     /// Whether a key is remembered in the ghost queue (for tests and reports).
     public func isGhost(_ fingerprint: UInt64) -> Bool { ghosts.contains(fingerprint) }

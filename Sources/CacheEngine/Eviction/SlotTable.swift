@@ -39,6 +39,13 @@ struct SlotTable {
     @inline(__always)
     func cost(of slot: Slot) -> Int { entries[Int(slot)].cost }
 
+    /// Starts loading `slot`'s entry, and its counter when the policy reads it on a hit.
+    @inline(__always)
+    func prefetch(_ slot: Slot, counter readsCounter: Bool = false) {
+        entries.prefetch(Int(slot))
+        if readsCounter { counter.prefetch(Int(slot)) }
+    }
+
     @inline(__always)
     func after(_ slot: Slot) -> Slot { entries[Int(slot)].next }
 

@@ -34,6 +34,7 @@ public struct TwoQPolicy: EvictionPolicy {
     public var count: Int { incoming.count + main.count }
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
     /// Whether the entry in `slot` is in Am (for tests).
     func isInMain(_ slot: Slot) -> Bool { table.queue(of: slot) == main.id }

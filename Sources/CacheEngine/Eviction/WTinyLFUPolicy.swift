@@ -43,6 +43,7 @@ public struct WTinyLFUPolicy: EvictionPolicy {
     public var count: Int { window.count + probation.count + protected.count }
 
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         sketch.increment(fingerprints[Int(slot)])

@@ -156,6 +156,7 @@ public enum CacheSimulator {
         let trace: SimulationTrace
         let configuration: SimulationConfiguration
         let recordsAnswers: Bool
+        static let prefetchDistance = 16
 
         func visit<Policy: EvictionPolicy>(_ policy: Policy) -> Answered {
             var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
@@ -170,7 +171,11 @@ public enum CacheSimulator {
                                     state.detailedRequest(index, key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
                                 }
                             } else {
+                                // A key's metadata is usually far from the last one's: ask for it
+                                // `prefetchDistance` requests early, so its loading overlaps the work between.
+                                let last = keys.count - 1
                                 for index in 0..<keys.count {
+                                    state.prefetch(keys[min(index &+ Self.prefetchDistance, last)])
                                     state.beforeRequest(index, now: times[index])
                                     state.plainRequest(key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
                                 }
@@ -298,6 +303,15 @@ private struct SimulationState<Policy: EvictionPolicy> {
             warn(.warning, now: now)
             while nextScheduledWarning <= now { nextScheduledWarning &+= warningInterval }
         }
+    }
+
+    /// A hint that `key` comes soon: its policy metadata, and its fingerprint, which a
+    /// miss stores. Mutating so the tier is used where it lies: called on `memoryTier`
+    /// from outside, the tier would be copied first.
+    @inline(__always)
+    mutating func prefetch(_ key: Slot) {
+        memoryTier.prefetch(key)
+        trace.fingerprints.prefetch(Int(key))
     }
 
     @inline(__always)

@@ -38,7 +38,10 @@ struct StripedMemory<Policy: EvictionPolicy> {
         }
     }
 
-    var totalCost: Int { others.reduce(first.totalCost) { $0 + $1.totalCost } }
+    /// Inlined: a call would pass this large struct by a copy (208 bytes for LRU), every insert.
+    var totalCost: Int {
+        @inline(__always) get { others.isEmpty ? first.totalCost : others.reduce(first.totalCost) { $0 + $1.totalCost } }
+    }
     var statistics: CacheStatistics { others.reduce(first.statistics) { $0 + $1.statistics } }
 
     /// Runs `body` on the stripe `key` falls in, with the key's slot there.
@@ -48,6 +51,15 @@ struct StripedMemory<Policy: EvictionPolicy> {
         let stripe = Int(stripeOfKey[Int(key)])
         let slot = slotInStripe[Int(key)]
         return stripe == 0 ? body(&first, slot) : body(&others[stripe - 1], slot)
+    }
+
+    /// A hint that `key` is about to be looked up.
+    @inline(__always)
+    func prefetch(_ key: Slot) {
+        guard !stripeOfKey.isEmpty else { return first.prefetch(key) }
+        let stripe = Int(stripeOfKey[Int(key)])
+        let slot = slotInStripe[Int(key)]
+        if stripe == 0 { first.prefetch(slot) } else { others[stripe - 1].prefetch(slot) }
     }
 
     @inline(__always)
