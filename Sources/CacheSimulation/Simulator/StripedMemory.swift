@@ -40,25 +40,27 @@ struct StripedMemory<Policy: EvictionPolicy> {
 
     /// Inlined: a call would pass this large struct by a copy (208 bytes for LRU), every insert.
     var totalCost: Int {
-        @inline(__always) get { others.isEmpty ? first.totalCost : others.reduce(first.totalCost) { $0 + $1.totalCost } }
+        @inline(__always) get { others.reduce(first.totalCost) { $0 + $1.totalCost } }
     }
     var statistics: CacheStatistics { others.reduce(first.statistics) { $0 + $1.statistics } }
+
+    /// The stripe `key` falls in (0 is `first`) and the key's slot there.
+    @inline(__always)
+    private func location(of key: Slot) -> (stripe: Int, slot: Slot) {
+        stripeOfKey.isEmpty ? (0, key) : (Int(stripeOfKey[Int(key)]), slotInStripe[Int(key)])
+    }
 
     /// Runs `body` on the stripe `key` falls in, with the key's slot there.
     @inline(__always)
     private mutating func withStripe<Result>(of key: Slot, _ body: (inout CacheCore<Policy>, Slot) -> Result) -> Result {
-        guard !stripeOfKey.isEmpty else { return body(&first, key) }
-        let stripe = Int(stripeOfKey[Int(key)])
-        let slot = slotInStripe[Int(key)]
+        let (stripe, slot) = location(of: key)
         return stripe == 0 ? body(&first, slot) : body(&others[stripe - 1], slot)
     }
 
     /// A hint that `key` is about to be looked up.
     @inline(__always)
     func prefetch(_ key: Slot) {
-        guard !stripeOfKey.isEmpty else { return first.prefetch(key) }
-        let stripe = Int(stripeOfKey[Int(key)])
-        let slot = slotInStripe[Int(key)]
+        let (stripe, slot) = location(of: key)
         if stripe == 0 { first.prefetch(slot) } else { others[stripe - 1].prefetch(slot) }
     }
 
