@@ -199,7 +199,7 @@ struct NormalizerFuzzRegressionTests {
 
 @Suite("URL normaliser: byte classes")
 struct URLByteClassTests {
-    @Test("the bit sets hold exactly RFC 3986's unreserved bytes and the bytes that must be escaped")
+    @Test("the bit sets hold exactly RFC 3986's unreserved bytes, the bytes that must be escaped, and those copied as they are")
     func byteClasses() {
         for value in 0...255 {
             let byte = UInt8(value)
@@ -207,6 +207,7 @@ struct URLByteClassTests {
             let escaped = !unreserved && (byte <= 0x20 || byte >= 0x7F || "\"<>\\^`{|}".utf8.contains(byte))
             #expect(isUnreserved(byte) == unreserved, "byte \(value)")
             #expect(mustEscape(byte) == escaped, "byte \(value)")
+            #expect(isCopiedVerbatim(byte) == (!escaped && byte != UInt8(ascii: "%")), "byte \(value)")
         }
     }
 }

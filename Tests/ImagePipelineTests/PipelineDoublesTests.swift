@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import Synchronization
 import ImageSynthesis
 import PipelineTesting
 import Testing
@@ -109,6 +110,18 @@ struct PipelineDoublesTests {
         #expect(try await pipeline.image(for: request()).source == .memory)
     }
 
+    @Test("a memory hit answers on the caller's actor without leaving it; a miss leaves it for the thread pool")
+    func hitStaysOnCallersActor() async throws {
+        let pipeline = try pipeline()
+        let view = CountingActor()
+        let miss = try await view.load(request(), from: pipeline, times: 1)
+        #expect(miss.sources == [.network])
+        #expect(miss.jobs >= 1, "the miss came back to the actor as a job of its own")
+        let hits = try await view.load(request(), from: pipeline, times: 20)
+        #expect(hits.sources == Array(repeating: .memory, count: 20))
+        #expect(hits.jobs == 0, "\(hits.jobs) hops back to the actor for 20 memory hits")
+    }
+
     @Test("errors reach every waiter, and the next request retries")
     func errors() async throws {
         let pipeline = try pipeline()
@@ -164,5 +177,32 @@ struct TierPlanTests {
         for fate in [TierPlan.Fate.invalidatedMeanwhile, .abandoned, .offline] {
             #expect(both.stores(after: .origin, fate).isEmpty)
         }
+    }
+}
+
+/// A view's actor whose executor counts the jobs it is given: work that leaves the actor
+/// comes back as one.
+actor CountingActor {
+    final class Executor: SerialExecutor {
+        let jobs = Atomic<Int>(0)
+        private let queue = DispatchQueue(label: "CountingActor")
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            jobs.wrappingAdd(1, ordering: .relaxed)
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        }
+    }
+
+    nonisolated let executor = Executor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Asks for `request` `times` times in a row; the sources, and the jobs that ran meanwhile.
+    func load(_ request: ImageRequest, from pipeline: ImagePipeline, times: Int) async throws
+        -> (sources: [ImageResponse.Source], jobs: Int) {
+        let before = executor.jobs.load(ordering: .relaxed)
+        var sources: [ImageResponse.Source] = []
+        for _ in 0..<times { sources.append(try await pipeline.image(for: request).source) }
+        return (sources, executor.jobs.load(ordering: .relaxed) - before)
     }
 }

@@ -27,6 +27,22 @@ struct ByteWriter {
         for byte in bytes { append(byte) }
     }
 
+    /// Copies `bytes[range]` in one move: one bounds check, not one a byte.
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        precondition(range.count <= buffer.count - count, "key buffer sized too small")
+        guard let source = bytes.baseAddress, let target = buffer.baseAddress, !range.isEmpty else { return }
+        (target + count).update(from: source + range.lowerBound, count: range.count)
+        count += range.count
+    }
+
+    /// Appends the UTF-8 bytes of `text` in one move.
+    @inline(__always)
+    mutating func append(utf8 text: String) {
+        var text = text
+        text.withUTF8 { append($0, 0..<$0.count) }
+    }
+
     subscript(index: Int) -> UInt8 {
         get { buffer[index] }
         set { buffer[index] = newValue }

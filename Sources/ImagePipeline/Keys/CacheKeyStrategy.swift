@@ -82,7 +82,7 @@ public struct CacheKeyStrategy: Hashable, Sendable, CustomStringConvertible {
             if parts.pathIsAbsolute(bytes) { key.append(UInt8(ascii: "/")) }
             parts.forEachSegment(bytes) { key.appendDecoded(bytes, $0) }
         case .absoluteString:
-            key.append(bytes[parts.trimmed])
+            key.append(bytes, parts.trimmed)
         case .normalized:
             normalizer.append(parts, of: bytes, to: &key)
         }
@@ -90,7 +90,7 @@ public struct CacheKeyStrategy: Hashable, Sendable, CustomStringConvertible {
             // A space never appears in a URL-derived key (it would be
             // encoded), so the suffix cannot be confused with a URL's part.
             key.append(UInt8(ascii: " "))
-            key.append(processing.description.utf8)
+            key.append(utf8: processing.description)
         }
     }
 

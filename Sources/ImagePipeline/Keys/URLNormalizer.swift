@@ -140,7 +140,7 @@ public struct URLNormalizer: Hashable, Sendable {
                 output.append(UInt8(ascii: "?"))
                 for index in 0..<kept {
                     if index > 0 { output.append(UInt8(ascii: "&")) }
-                    output.append(all[ranges[index].start..<ranges[index].end])
+                    output.append(all, ranges[index].start..<ranges[index].end)
                 }
             }
         }
@@ -169,7 +169,11 @@ public struct URLNormalizer: Hashable, Sendable {
 /// a dot right after a "/" or the start, followed by "/", the end, or ".".
 private func hasDotSegment(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
     let dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
-    for index in path.indices where path[index] == dot && (index == 0 || path[index - 1] == slash) {
+    var cursor = 0
+    // Dots are few in image paths: jump from one to the next.
+    while let index = URLParts.first(dot, in: path, cursor..<path.count) {
+        cursor = index + 1
+        guard index == 0 || path[index - 1] == slash else { continue }
         let next = index + 1 < path.count ? path[index + 1] : slash
         if next == slash { return true }
         if next == dot, index + 2 >= path.count || path[index + 2] == slash { return true }
@@ -187,6 +191,11 @@ private func hasDotSegment(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
 
 @inline(__always) func mustEscape(_ byte: UInt8) -> Bool {
     contains(byte, 0x50000005FFFFFFFF, 0xB800000150000000, 0xFFFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF)
+}
+
+/// The bytes written as they are: neither escaped nor a "%" that may start an escape.
+@inline(__always) func isCopiedVerbatim(_ byte: UInt8) -> Bool {
+    contains(byte, 0xAFFFFFDA00000000, 0x47FFFFFEAFFFFFFF, 0x0000000000000000, 0x0000000000000000)
 }
 
 @inline(__always) private func contains(_ byte: UInt8, _ word0: UInt64, _ word1: UInt64, _ word2: UInt64, _ word3: UInt64) -> Bool {
@@ -214,6 +223,14 @@ extension ByteWriter {
         }
         var index = range.lowerBound
         while index < range.upperBound {
+            // Most of a URL is copied as it is: find the run and move it at once.
+            var runEnd = index
+            while runEnd < range.upperBound, isCopiedVerbatim(bytes[runEnd]) { runEnd += 1 }
+            if runEnd > index {
+                append(bytes, index..<runEnd)
+                index = runEnd
+                continue
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "%"), index + 2 < range.upperBound, let value = hexValue(bytes[index + 1], bytes[index + 2]) {
                 if isUnreserved(value) { append(value) } else { escape(value) }
