@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImagePipelineTests",
-            dependencies: ["CacheEngine", "ImagePipeline", "CacheSimulation", "ImageSynthesis", "PipelineTesting"], swiftSettings: strict),
+            dependencies: ["CacheEngine", "CVips", "ImagePipeline", "CacheSimulation", "ImageSynthesis", "PipelineTesting"], swiftSettings: strict),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads"], swiftSettings: strict),
         .testTarget(
             name: "LoadingTests",

@@ -61,16 +61,24 @@ static inline long icb_live_object_count(void) {
 
 // MARK: - Loading
 
-// Reads only the header: pixels are decoded lazily, on first use.
-static inline int icb_header_from_buffer(const void *data, size_t length, VipsImage **out) {
-    *out = vips_image_new_from_buffer(data, length, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    return *out ? 0 : -1;
-}
-
 // Loads every pixel at full size (the "full decode" strategy shrink-on-load avoids).
 static inline int icb_load_full(const void *data, size_t length, VipsFailOn fail_on, VipsImage **out) {
     *out = vips_image_new_from_buffer(data, length, "", "fail_on", fail_on, NULL);
     return *out ? 0 : -1;
+}
+
+// Reads the header now and decodes later, top to bottom, as pixels are asked for (with
+// icb_render_here, on the calling thread; the random-access load above decodes into memory
+// through libvips' thread pool first). Only for images that need no rotation, which reads
+// out of order.
+static inline int icb_load_sequential(const void *data, size_t length, VipsFailOn fail_on, VipsImage **out) {
+    *out = vips_image_new_from_buffer(data, length, "", "access", VIPS_ACCESS_SEQUENTIAL,
+                                      "fail_on", fail_on, NULL);
+    return *out ? 0 : -1;
+}
+
+static inline int icb_orientation(VipsImage *image) {
+    return vips_image_get_orientation(image);
 }
 
 static inline int icb_thumbnail_buffer(const void *data, size_t length, int width, int height,
@@ -156,6 +164,43 @@ static inline int icb_copy_with_int(VipsImage *in, VipsImage **out, const char *
     if (vips_copy(in, out, NULL)) return -1;
     vips_image_set_int(*out, name, value);
     return 0;
+}
+
+// MARK: - Rendering
+
+// Computes every pixel of a thumbnail-sized image on the calling thread, a strip of rows at a
+// time (the height libvips' own sinks use), into one buffer the caller frees with g_free.
+// vips_image_write_to_memory hands the work to libvips' thread pool and waits: for a small
+// image the hand-offs between threads cost more than its pixels. The pipeline already decodes
+// several images at once, one a thread.
+static inline void *icb_render_here(VipsImage *in, size_t *length) {
+    size_t line = VIPS_IMAGE_SIZEOF_LINE(in);
+    size_t size = line * (size_t)in->Ysize;
+    unsigned char *pixels = g_try_malloc(size);
+    if (!pixels) {
+        vips_error("icb_render_here", "out of memory for %zu bytes of pixels", size);
+        return NULL;
+    }
+    VipsRegion *region = vips_region_new(in);
+    if (!region) {
+        g_free(pixels);
+        return NULL;
+    }
+    int tile_width, tile_height, strip;
+    vips_get_tile_size(in, &tile_width, &tile_height, &strip);
+    for (int top = 0; top < in->Ysize; top += strip) {
+        VipsRect rows = { 0, top, in->Xsize, VIPS_MIN(strip, in->Ysize - top) };
+        if (vips_region_prepare(region, &rows)) {
+            g_object_unref(region);
+            g_free(pixels);
+            return NULL;
+        }
+        for (int y = rows.top; y < VIPS_RECT_BOTTOM(&rows); y++)
+            memcpy(pixels + (size_t)y * line, VIPS_REGION_ADDR(region, 0, y), line);
+    }
+    g_object_unref(region);
+    *length = size;
+    return pixels;
 }
 
 // MARK: - Synthesis

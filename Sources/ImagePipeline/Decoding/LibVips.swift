@@ -62,7 +62,20 @@ public enum LibVips {
             apply(settings)
             value = settings
         }
+        loaders.withLock { $0.removeAll() }
     }
+
+    /// Whether libvips has a loader for this format, asking `find` (which searches every
+    /// loader class: a tenth of a small image's thumbnail) once per format until the
+    /// settings change.
+    static func hasLoader(for format: ImageFormat, _ find: () -> Bool) -> Bool {
+        if let known = loaders.withLock({ $0[format] }) { return known }
+        let found = find()
+        loaders.withLock { $0[format] = found }
+        return found
+    }
+
+    private static let loaders = Locked<[ImageFormat: Bool]>([:])
 
     private static func apply(_ settings: LibVipsSettings) {
         icb_apply_settings(

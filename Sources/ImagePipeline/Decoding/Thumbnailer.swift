@@ -38,20 +38,21 @@ public struct Thumbnailer: Sendable {
 
     /// Reads the format and dimensions, enforcing the limits, without decoding pixels.
     public func header(of data: Data) throws(DecodingError) -> ImageHeader {
-        try withBytes(data) { bytes throws(DecodingError) in try header(of: bytes) }
+        try withBytes(data) { bytes throws(DecodingError) in try open(bytes).header }
     }
 
     /// A thumbnail of `data` that fits `request`, keeping the aspect ratio.
     public func thumbnail(_ data: Data, fitting request: ThumbnailRequest) throws(DecodingError) -> DecodedImage {
         try withBytes(data) { bytes throws(DecodingError) in
-            let header = try header(of: bytes)
+            let opened = try open(bytes)
+            let header = opened.header
             // libvips notices a PNG cut inside its last rows only now and then (the
             // read races its worker threads), so a cut PNG is refused before decoding.
             if header.format == .png, !ImageFormat.pngReachesIEND(bytes) {
                 throw .truncated(.png, detail: "the body ends before the IEND chunk")
             }
             do throws(VipsFailure) {
-                let image = try decode(bytes, to: request, header: header)
+                let image = try decode(bytes, to: request, opened)
                 return try Self.finish(image, source: header)
             } catch let failure {
                 throw Self.classify(failure, format: header.format, bytes: bytes)
@@ -61,7 +62,9 @@ public struct Thumbnailer: Sendable {
 
     // MARK: - Steps
 
-    private func header(of bytes: UnsafeRawBufferPointer) throws(DecodingError) -> ImageHeader {
+    /// The header, checked against the limits, and the image it was read from: opened for
+    /// sequential decoding, which has not decoded a pixel yet.
+    private func open(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> OpenedImage {
         try LibVips.start()
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= limits.maxBytes else { throw .tooManyBytes(count: bytes.count, limit: limits.maxBytes) }
@@ -71,12 +74,14 @@ public struct Thumbnailer: Sendable {
         case .nonImage(let kind): throw .notAnImage(kind)
         case .unknown: throw .unsupportedFormat(Self.loaderName(for: bytes) ?? "unknown signature")
         }
-        guard Self.loaderName(for: bytes) != nil else {
+        guard LibVips.hasLoader(for: format, { Self.loaderName(for: bytes) != nil }) else {
             throw .unsupportedFormat("\(format.rawValue) (no loader for it in this libvips build)")
         }
         let image: VipsImageHandle
         do throws(VipsFailure) {
-            image = try VipsImageHandle { out in icb_header_from_buffer(bytes.baseAddress, bytes.count, out) }
+            image = try VipsImageHandle { out in
+                icb_load_sequential(bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, out)
+            }
         } catch let failure {
             throw Self.classify(failure, format: format, bytes: bytes)
         }
@@ -84,18 +89,28 @@ public struct Thumbnailer: Sendable {
         guard header.pixelCount <= limits.maxPixels else {
             throw .tooManyPixels(width: header.width, height: header.height, limit: limits.maxPixels)
         }
-        return header
+        return OpenedImage(header: header, image: image)
+    }
+
+    /// An image whose header was read and checked, and not a pixel decoded.
+    private struct OpenedImage: ~Copyable {
+        let header: ImageHeader
+        let image: VipsImageHandle
     }
 
     private func decode(
-        _ bytes: UnsafeRawBufferPointer, to request: ThumbnailRequest, header: ImageHeader
+        _ bytes: UnsafeRawBufferPointer, to request: ThumbnailRequest, _ opened: consuming OpenedImage
     ) throws(VipsFailure) -> VipsImageHandle {
+        let header = opened.header
         let size = request.allowsUpscaling ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN
         // Already within the box (a stored thumbnail, a small cover): nothing to
         // shrink, so a plain decode does the job with less machinery. Both
         // sides are checked, since EXIF orientation may swap them.
         let fits = header.width <= Int(request.pixelWidth) && header.height <= Int(request.pixelHeight)
             && header.height <= Int(request.pixelWidth) && header.width <= Int(request.pixelHeight)
+        // The image the header came from decodes as it is rendered, on this thread; one to be
+        // turned is loaded again whole (turning reads out of order).
+        if fits && !request.allowsUpscaling && icb_orientation(opened.image.pointer) <= 1 { return opened.image }
         switch fits && !request.allowsUpscaling ? .fullDecode : strategy {
         case .shrinkOnLoad:
             return try VipsImageHandle { out in
@@ -128,7 +143,7 @@ public struct Thumbnailer: Sendable {
             image = try image.map { icb_extract_bands($0, $1, 0, 4) }
         }
         var length = 0
-        guard let memory = vips_image_write_to_memory(image.pointer, &length) else {
+        guard let memory = icb_render_here(image.pointer, &length) else {
             throw VipsFailure(message: LibVips.takeErrorMessage())
         }
         let pixels = Data(bytesNoCopy: memory, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })
