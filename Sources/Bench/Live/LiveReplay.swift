@@ -94,7 +94,9 @@ public enum LiveReplay {
         let current: SharedLocked<ImagePipeline?>
         var device = 0
         var totals = ImagePipeline.Statistics()
-        let start = ContinuousClock.now
+        /// When the first request went out: after the origin has its pictures ready, so neither
+        /// requests per second nor a paced schedule counts the preparation.
+        var start = ContinuousClock.now
         /// Where the compressed schedule is, the recorded time it stands for, and the next event.
         var schedule = Duration.zero
         var previous: UInt64 = 0
@@ -167,6 +169,7 @@ public enum LiveReplay {
 
         func replay() async throws -> LiveReplayReport {
             let originBefore = origin.statistics, fetcherBefore = fetcher.http.statistics
+            start = ContinuousClock.now
             let samples = SharedLocked<[LiveReplayReport.MemorySample]>([])
             let start = start
             let sampler = Task { [current] in
