@@ -68,6 +68,7 @@ public final class ImagePipeline: Sendable {
     private let downloads = FetchCoalescer<String, FetchedImage>()
     private let decodeSlots: AsyncSemaphore
     private let decodeQueue = DispatchQueue(label: "ImagePipeline.decode", attributes: .concurrent)
+    private let diskQueue = DispatchQueue(label: "ImagePipeline.disk", attributes: .concurrent)
     private let ledger: SharedLocked<InvalidationLedger>
     private let counters = PipelineCounters()
 
@@ -200,26 +201,40 @@ public final class ImagePipeline: Sendable {
     /// After a memory miss: the disk entries the plan names, in its order, then the origin.
     private func produce(_ request: ImageRequest, _ keys: Keys, generation: UInt64) async throws -> Produced {
         var timings = ImageResponse.Timings()
-        if let disk = diskCache {
-            for kind in plan.diskLookups {
-                guard let data = disk.data(for: kind == .thumbnail ? keys.diskThumbnail : keys.original) else { continue }
+        if let disk = diskCache, !plan.diskLookups.isEmpty {
+            let lookups = plan.diskLookups
+            let found = await onDiskQueue {
+                lookups.lazy.compactMap { kind in
+                    disk.data(for: kind == .thumbnail ? keys.diskThumbnail : keys.original).map { (kind, $0) }
+                }.first
+            }
+            if let (kind, data) = found {
                 let image = try await decode(data, request, &timings)
-                store(image, from: TierPlan.Source(disk: kind), keys, generation: generation, &timings)
+                await store(image, from: TierPlan.Source(disk: kind), keys, generation: generation, &timings)
                 return Produced(image: image, source: .disk, timings: timings)
             }
         }
         let fetchStart = ContinuousClock.now
         let (fetched, _) = try await downloads.value(for: keys.original, priority: request.priority.taskPriority) {
             let fetched = try await self.fetcher.fetch(request.fetchURL ?? request.url)
-            if self.plan.stores(after: .origin, self.fate(keys.original, generation)).contains(.diskOriginal) {
-                self.diskCache?.store(fetched.data, for: keys.original, kind: .original)
+            if self.plan.stores(after: .origin, self.fate(keys.original, generation)).contains(.diskOriginal),
+               let disk = self.diskCache {
+                _ = await self.onDiskQueue { disk.store(fetched.data, for: keys.original, kind: .original) }
             }
             return fetched
         }
         timings.fetch = ContinuousClock.now - fetchStart
         let image = try await decode(fetched.data, request, &timings)
-        store(image, from: .origin, keys, generation: generation, &timings)
+        await store(image, from: .origin, keys, generation: generation, &timings)
         return Produced(image: image, source: .network, timings: timings)
+    }
+
+    /// Blocking disk work (reads, writes, re-encoding for disk) on the disk queue: a file system
+    /// that stalls holds one of its threads, not one of the cooperative pool's few, which keep
+    /// answering and decoding meanwhile.
+    private func onDiskQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        let queue = diskQueue
+        return await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: work()) } }
     }
 
     /// Thumbnails on the decode queue, holding one of the decode permits.
@@ -241,7 +256,7 @@ public final class ImagePipeline: Sendable {
     private func store(
         _ image: DecodedImage, from source: TierPlan.Source, _ keys: Keys, generation: UInt64,
         _ timings: inout ImageResponse.Timings
-    ) {
+    ) async {
         let start = ContinuousClock.now
         let fate = fate(keys.original, generation)
         if fate == .invalidatedMeanwhile { counters.count(.staleDiscarded) }
@@ -249,9 +264,12 @@ public final class ImagePipeline: Sendable {
         guard stores.contains(.memory) else { return }
         ledger.withLock { $0.remember(keys) }
         memoryCache.insert(image, for: keys.memory)
-        if stores.contains(.diskThumbnail), let disk = diskCache,
-           let encoded = try? image.encoded(as: configuration.thumbnailDiskFormat) {
-            disk.store(encoded, for: keys.diskThumbnail, kind: .thumbnail)
+        if stores.contains(.diskThumbnail), let disk = diskCache {
+            let format = configuration.thumbnailDiskFormat
+            await onDiskQueue {
+                guard let encoded = try? image.encoded(as: format) else { return }
+                disk.store(encoded, for: keys.diskThumbnail, kind: .thumbnail)
+            }
         }
         timings.store = ContinuousClock.now - start
     }
