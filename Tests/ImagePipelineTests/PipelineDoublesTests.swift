@@ -136,7 +136,7 @@ struct PipelineDoublesTests {
         #expect(fetcher.calls(to: Self.url) == 2)
     }
 
-    @Test("under the thumbnails policy a disk hit needs no download and stores nothing more on disk")
+    @Test("under the thumbnails policy a disk hit needs no download, reads its entry once and stores nothing more on disk")
     func diskThumbnails() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doubles-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -154,6 +154,7 @@ struct PipelineDoublesTests {
         let relaunched = try pipeline(disk: disk, policy: .thumbnails)
         #expect(try await relaunched.image(for: request()).source == .disk)
         #expect(relaunched.diskCache?.count == 1)
+        #expect(relaunched.diskCache?.statistics.hits == 1, "the entry is read once")
         #expect(fetcher.calls(to: Self.url) == 1)
     }
 }

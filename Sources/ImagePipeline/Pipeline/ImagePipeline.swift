@@ -203,10 +203,12 @@ public final class ImagePipeline: Sendable {
         var timings = ImageResponse.Timings()
         if let disk = diskCache, !plan.diskLookups.isEmpty {
             let lookups = plan.diskLookups
-            let found = await onDiskQueue {
-                lookups.lazy.compactMap { kind in
-                    disk.data(for: kind == .thumbnail ? keys.diskThumbnail : keys.original).map { (kind, $0) }
-                }.first
+            // A plain loop: each entry is read once (a lazy compactMap's `first` reads the hit twice).
+            let found: (DiskEntryKind, Data)? = await onDiskQueue {
+                for kind in lookups {
+                    if let data = disk.data(for: kind == .thumbnail ? keys.diskThumbnail : keys.original) { return (kind, data) }
+                }
+                return nil
             }
             if let (kind, data) = found {
                 let image = try await decode(data, request, &timings)
