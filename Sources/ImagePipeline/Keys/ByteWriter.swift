@@ -39,8 +39,7 @@ struct ByteWriter {
     /// Appends the UTF-8 bytes of `text` in one move.
     @inline(__always)
     mutating func append(utf8 text: String) {
-        var text = text
-        text.withUTF8 { append($0, 0..<$0.count) }
+        withUTF8Bytes(text) { append($0, 0..<$0.count) }
     }
 
     subscript(index: Int) -> UInt8 {

@@ -236,9 +236,10 @@ extension ByteWriter {
                 if isUnreserved(value) { append(value) } else { escape(value) }
                 index += 3
             } else {
-                // A "%" that starts no escape is a literal percent sign: written as "%25", so that
-                // decoding a later escape cannot make it start one on the next pass (found by fuzzing).
-                if mustEscape(byte) || byte == UInt8(ascii: "%") { escape(byte) } else { append(byte) }
+                // Past the run, a byte is one that must be escaped or a "%" that starts no escape: a
+                // literal percent sign, written as "%25", so that decoding a later escape cannot make
+                // it start one on the next pass (found by fuzzing).
+                escape(byte)
                 index += 1
             }
         }
