@@ -7,7 +7,7 @@ struct GhostList {
     private var previous: [Int32] = []
     private var next: [Int32] = []
     private var free: [Int32] = []
-    private var index: [UInt64: Int32] = [:]
+    private var index = FingerprintMap()
     private var oldest: Int32 = -1
     private var newest: Int32 = -1
     /// Total size of the remembered keys.
@@ -34,13 +34,13 @@ struct GhostList {
         }
         if newest >= 0 { next[Int(newest)] = node } else { oldest = node }
         newest = node
-        index[fingerprint] = node
+        index[fingerprint] = Int(node)
         size += entrySize
     }
 
     /// Forgets a key; returns whether it was remembered.
     mutating func remove(_ fingerprint: UInt64) -> Bool {
-        guard let node = index.removeValue(forKey: fingerprint) else { return false }
+        guard let node = index.removeValue(for: fingerprint).map(Int32.init) else { return false }
         unlink(node)
         return true
     }

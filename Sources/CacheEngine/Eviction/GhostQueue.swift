@@ -11,9 +11,9 @@ struct GhostQueue {
     private var totalCost = 0
     private(set) var count = 0
     /// Fingerprint → sequence number of its newest place in the ring.
-    private var index: [UInt64: Int] = [:]
+    private var index = FingerprintMap()
 
-    func contains(_ fingerprint: UInt64) -> Bool { index[fingerprint] != nil }
+    func contains(_ fingerprint: UInt64) -> Bool { index.contains(fingerprint) }
 
     /// Adds a ghost and drops the oldest while the ghosts exceed `capacity`.
     mutating func append(_ fingerprint: UInt64, cost: Int, capacity: QueueShare) {
@@ -28,7 +28,7 @@ struct GhostQueue {
 
     /// Forgets a ghost (it has come back).
     mutating func remove(_ fingerprint: UInt64) {
-        guard let sequence = index.removeValue(forKey: fingerprint) else { return }
+        guard let sequence = index.removeValue(for: fingerprint) else { return }
         let position = sequence - sequenceOfFirst + start
         totalCost -= ring[position].cost
         count -= 1

@@ -38,7 +38,7 @@ public struct LIRSPolicy: EvictionPolicy {
     private var freeNodes: [Int32] = []
     private var nodeOfSlot: [Int32] = []
     /// Nodes in S whose entry is not resident (no slot), by key fingerprint.
-    private var remembered: [UInt64: Int32] = [:]
+    private var remembered = FingerprintMap()
     private var stack = NodeList()
     private var queue = NodeList()
     private var history = NodeList()
@@ -89,7 +89,7 @@ public struct LIRSPolicy: EvictionPolicy {
         if needsPrune { prune() }
         var size = measuresCost ? entry.cost : 1
         let node: Int32
-        if let known = remembered[entry.fingerprint] {
+        if let known = remembered[entry.fingerprint].map(Int32.init) {
             // A key S remembers comes back as LIR, measured by the size S remembers (as libCacheSim).
             node = known
             if nodes[Int(node)].inHistory { unlink(node, from: .history) }
@@ -278,10 +278,10 @@ public struct LIRSPolicy: EvictionPolicy {
         if !resident, entry.slot >= 0 {
             victims.append(entry.slot)
             detach(node)
-            if entry.inStack { remembered[entry.fingerprint] = node }
+            if entry.inStack { remembered[entry.fingerprint] = Int(node) }
         }
         if nodes[Int(node)].slot < 0, !entry.inStack {
-            if remembered[entry.fingerprint] == node { remembered[entry.fingerprint] = nil }
+            if remembered[entry.fingerprint] == Int(node) { remembered[entry.fingerprint] = nil }
             if !entry.inQueue, !entry.inHistory { release(node) }
         }
     }
