@@ -4,10 +4,6 @@
 /// accesses every counter is halved and the doorkeeper cleared, so old
 /// popularity fades.
 struct FrequencySketch {
-    private static let rows = 4
-    private static let seeds: [UInt64] = [
-        0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5,
-    ]
     private static let maxCount: UInt64 = 15
 
     private(set) var width: Int
@@ -20,38 +16,60 @@ struct FrequencySketch {
         var rounded = 64
         while rounded < width { rounded <<= 1 }
         self.width = rounded
-        counters = Array(repeating: 0, count: Self.rows * rounded / 16)
+        counters = Array(repeating: 0, count: 4 * rounded / 16)
         doorkeeper = Array(repeating: 0, count: max(1, rounded / 64))
     }
 
     /// Estimated accesses of the key, 0...16.
     func frequency(_ fingerprint: UInt64) -> Int {
-        Int(counterMinimum(fingerprint)) + (doorkeeperContains(fingerprint) ? 1 : 0)
+        Int(minimum(at: cells(fingerprint))) + (doorkeeperContains(fingerprint) ? 1 : 0)
     }
 
     /// Records one access of the key.
     mutating func increment(_ fingerprint: UInt64) {
         if !doorkeeperInsert(fingerprint) {
             // Conservative update: raise only the counters at the current minimum.
-            let minimum = counterMinimum(fingerprint)
+            let cells = cells(fingerprint)
+            let minimum = minimum(at: cells)
             if minimum < Self.maxCount {
-                for row in 0..<Self.rows {
-                    let (word, shift) = position(fingerprint, row: row)
-                    if (counters[word] >> shift) & 0xF == minimum { counters[word] += 1 << shift }
-                }
+                raise(cells.0, ifAt: minimum)
+                raise(cells.1, ifAt: minimum)
+                raise(cells.2, ifAt: minimum)
+                raise(cells.3, ifAt: minimum)
             }
         }
         samples += 1
         if samples >= 10 * width { halve() }
     }
 
-    private func counterMinimum(_ fingerprint: UInt64) -> UInt64 {
-        var minimum = Self.maxCount
-        for row in 0..<Self.rows {
-            let (word, shift) = position(fingerprint, row: row)
-            minimum = min(minimum, (counters[word] >> shift) & 0xF)
-        }
-        return minimum
+    /// A counter's place: its word and the bit shift within it.
+    private typealias Cell = (word: Int, shift: UInt64)
+
+    /// The key's counter in each of the four rows, worked out once per call (each is a
+    /// mix of the fingerprint with the row's seed).
+    @inline(__always)
+    private func cells(_ fingerprint: UInt64) -> (Cell, Cell, Cell, Cell) {
+        (cell(fingerprint, row: 0, seed: 0x9E37_79B9_7F4A_7C15), cell(fingerprint, row: 1, seed: 0xC2B2_AE3D_27D4_EB4F),
+         cell(fingerprint, row: 2, seed: 0x1656_67B1_9E37_79F9), cell(fingerprint, row: 3, seed: 0x27D4_EB2F_1656_67C5))
+    }
+
+    @inline(__always)
+    private func cell(_ fingerprint: UInt64, row: Int, seed: UInt64) -> Cell {
+        let counter = Int(truncatingIfNeeded: mix(fingerprint &+ seed)) & (width - 1)
+        return (row * (width / 16) + counter >> 4, UInt64(counter & 15) << 2)
+    }
+
+    @inline(__always)
+    private func count(at cell: Cell) -> UInt64 { (counters[cell.word] >> cell.shift) & 0xF }
+
+    @inline(__always)
+    private func minimum(at cells: (Cell, Cell, Cell, Cell)) -> UInt64 {
+        min(count(at: cells.0), count(at: cells.1), count(at: cells.2), count(at: cells.3))
+    }
+
+    @inline(__always)
+    private mutating func raise(_ cell: Cell, ifAt minimum: UInt64) {
+        if count(at: cell) == minimum { counters[cell.word] += 1 << cell.shift }
     }
 
     mutating func removeAll() { self = FrequencySketch(width: width) }
@@ -63,15 +81,6 @@ struct FrequencySketch {
         }
         for index in doorkeeper.indices { doorkeeper[index] = 0 }
         samples /= 2
-    }
-
-    /// Word index and bit shift of the key's counter in `row`.
-    @inline(__always)
-    private func position(_ fingerprint: UInt64, row: Int) -> (Int, UInt64) {
-        let hash = mix(fingerprint &+ Self.seeds[row])
-        let counter = Int(truncatingIfNeeded: hash) & (width - 1)
-        let word = row * (width / 16) + counter >> 4
-        return (word, UInt64(counter & 15) << 2)
     }
 
     private func doorkeeperBits(_ fingerprint: UInt64) -> (Int, Int) {
@@ -88,9 +97,10 @@ struct FrequencySketch {
     /// Sets the key's bits; returns false when they were all set already.
     private mutating func doorkeeperInsert(_ fingerprint: UInt64) -> Bool {
         let (a, b) = doorkeeperBits(fingerprint)
-        let wasSet = doorkeeperContains(fingerprint)
-        doorkeeper[a >> 6] |= 1 << UInt64(a & 63)
-        doorkeeper[b >> 6] |= 1 << UInt64(b & 63)
+        let bitA: UInt64 = 1 << UInt64(a & 63), bitB: UInt64 = 1 << UInt64(b & 63)
+        let wasSet = doorkeeper[a >> 6] & bitA != 0 && doorkeeper[b >> 6] & bitB != 0
+        doorkeeper[a >> 6] |= bitA
+        doorkeeper[b >> 6] |= bitB
         return !wasSet
     }
 }
