@@ -213,6 +213,38 @@ struct MemoryCacheTests {
             #expect(hasher.finalize() == text.hashValue, "length \(length)")
         }
     }
+
+    /// Values held by reference, counted alive: the cache keeps exactly what it stores,
+    /// lets go of what it evicts, replaces or removes, and of the rest when it goes.
+    @Test("holds a value exactly while it is stored, and nothing once it is gone", arguments: [EvictionPolicyKind.lru, .s3fifo(moveToMainThreshold: 1)])
+    func releasesValues(policy: EvictionPolicyKind) {
+        let census = Census()
+        do {
+            let cache = MemoryCache<Int, Census.Member>(
+                .init(limits: CacheLimits(costLimit: .max, countLimit: 100, maxEntryFraction: 1), policy: policy))
+            for key in 0..<1_000 { cache.insert(Census.Member(of: census), for: key % 300, cost: 1) }
+            for key in stride(from: 0, to: 300, by: 7) { cache.remove(key) }
+            for key in 0..<50 { _ = cache.value(for: key + 1_000) { (Census.Member(of: census), 1) } }
+            #expect(cache.count > 50)
+            #expect(census.alive == cache.count)
+        }
+        #expect(census.alive == 0)
+    }
+}
+
+/// Counts its members alive.
+final class Census: Sendable {
+    private let count = Atomic<Int>(0)
+    var alive: Int { count.load(ordering: .relaxed) }
+
+    final class Member: Sendable {
+        let census: Census
+        init(of census: Census) {
+            self.census = census
+            census.count.add(1, ordering: .relaxed)
+        }
+        deinit { census.count.subtract(1, ordering: .relaxed) }
+    }
 }
 
 /// A key whose hash says nothing: every instance hashes alike.
@@ -222,7 +254,6 @@ struct CollidingKey: Hashable, Sendable, CacheFingerprintable {
     var cacheFingerprint: UInt64 { UInt64(id) }
 }
 
-/// Polls until `condition` holds (for up to five seconds).
 /// Waits for `condition`, up to 30 s: long enough for a saturated CI machine (5 s was
 /// not, once, with a fuzzer on the other core), and a bound, so a condition that never
 /// comes true fails the test instead of hanging it.

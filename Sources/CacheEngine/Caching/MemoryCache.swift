@@ -76,7 +76,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             let hit = state.core.lookup(slot, now: now) { slot, reason in
                 state.release(slot, reason, into: &departed, reporting: reports)
             }
-            return (hit ? state.values[Int(slot)] : nil, departed)
+            return (hit ? state.value(in: slot) : nil, departed)
         }
         report(departed)
         return value
@@ -129,7 +129,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
                 let hit = state.core.lookup(slot, now: now) { slot, reason in
                     state.release(slot, reason, into: &departed, reporting: reports)
                 }
-                if hit { return (state.values[Int(slot)]!, departed) }
+                if hit { return (state.value(in: slot), departed) }
             } else {
                 state.core.recordMiss()
             }
@@ -248,36 +248,27 @@ extension MemoryCache {
         }
     }
 
-    /// Keys and values by slot; freed slots are reused so arrays stay dense.
+    /// A stripe's entries, the index that finds them by key, and the policy's core.
     @usableFromInline
     struct State: ~Copyable {
         @usableFromInline let core: any AnyCacheCore
         @usableFromInline var index = SlotIndex()
-        @usableFromInline var keys: [Key?] = []
-        @usableFromInline var values: [Value?] = []
-        @usableFromInline var freeSlots: [Slot] = []
+        @usableFromInline var entries = SlotEntries<Key, Value>()
 
         init(core: any AnyCacheCore) { self.core = core }
 
         /// The slot of the key that hashes to `hash` and satisfies `matches`.
         @inlinable @inline(__always)
         func slot(hash: Int, matching matches: @Sendable (Key) -> Bool) -> Slot? {
-            index.find(hash: hash) { matches(keys[Int($0)]!) }
+            index.find(hash: hash) { matches(entries[$0].key) }
         }
+
+        @inlinable @inline(__always)
+        func value(in slot: Slot) -> Value { entries[slot].value }
 
         @inlinable
         mutating func allocate(_ key: Key, _ value: Value, hash: Int) -> Slot {
-            let slot: Slot
-            if let reused = freeSlots.last {
-                freeSlots.removeLast()  // inlinable, unlike popLast
-                slot = reused
-                keys[Int(slot)] = key
-                values[Int(slot)] = value
-            } else {
-                slot = Slot(keys.count)
-                keys.append(key)
-                values.append(value)
-            }
+            let slot = entries.store(key, value, hash: hash)
             index.insert(slot, hash: hash)
             return slot
         }
@@ -293,13 +284,9 @@ extension MemoryCache {
         /// Frees a slot the core no longer holds and hands back what it held.
         @inlinable
         mutating func release(_ slot: Slot, _ reason: EvictionReason) -> Departure {
-            let position = Int(slot)
-            let key = keys[position]!, value = values[position]!
-            keys[position] = nil
-            values[position] = nil
-            index.remove(slot)
-            freeSlots.append(slot)
-            return Departure(key: key, value: value, reason: reason)
+            let entry = entries.remove(slot)
+            index.remove(slot, hash: entry.hash)
+            return Departure(key: entry.key, value: entry.value, reason: reason)
         }
     }
 }
