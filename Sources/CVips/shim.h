@@ -131,10 +131,6 @@ static inline int icb_bandjoin3(VipsImage *a, VipsImage *b, VipsImage *c, VipsIm
     return vips_bandjoin(bands, out, 3, NULL);
 }
 
-static inline int icb_copy(VipsImage *in, VipsImage **out) {
-    return vips_copy(in, out, NULL);
-}
-
 // Composites an alpha band onto white, for formats without alpha.
 static inline int icb_flatten_white(VipsImage *in, VipsImage **out) {
     double white[1] = { 255.0 };

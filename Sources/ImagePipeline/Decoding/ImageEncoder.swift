@@ -73,10 +73,15 @@ package func encode(
     case .jpeg(let quality):
         // Four bands are RGBA unless they are CMYK ink, which JPEG keeps as it is.
         let hasAlpha = image.bands == 2 || (image.bands == 4 && vips_image_get_interpretation(image.pointer) != VIPS_INTERPRETATION_CMYK)
-        let opaque = try hasAlpha
-            ? image.map { icb_flatten_white($0, $1) }
-            : image.map { icb_copy($0, $1) }
-        status = icb_jpegsave_buffer(opaque.pointer, &buffer, &length, Int32(clamping: quality), progressive ? 1 : 0, strip)
+        func save(_ opaque: UnsafeMutablePointer<VipsImage>) -> Int32 {
+            icb_jpegsave_buffer(opaque, &buffer, &length, Int32(clamping: quality), progressive ? 1 : 0, strip)
+        }
+        if hasAlpha {
+            let flattened = try image.map { icb_flatten_white($0, $1) }
+            status = save(flattened.pointer)
+        } else {
+            status = save(image.pointer)  // saved as it is: a copy first was one more libvips operation
+        }
     case .png(let compression):
         status = icb_pngsave_buffer(image.pointer, &buffer, &length, Int32(clamping: compression), strip)
     case .webp(let quality, let lossless):
