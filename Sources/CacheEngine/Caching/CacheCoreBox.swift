@@ -13,6 +13,15 @@ protocol AnyCacheCore: AnyObject {
     func remove(_ slot: Slot)
     func trim(toCost target: Int, removed: (Slot, EvictionReason) -> Void)
     func respond(to reaction: MemoryPressureReaction, now: UInt64, removed: (Slot, EvictionReason) -> Void)
+
+    /// The core itself, for the static calls below.
+    var coreAddress: UnsafeMutableRawPointer { get }
+    // The calls of every request, reached through the box's type and its core's address:
+    // both trivial values, where a call on the box retained and released it around each
+    // call that hands the core a closure mutating the state that holds the box.
+    static func lookup(core: UnsafeMutableRawPointer, _ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool
+    static func insert(core: UnsafeMutableRawPointer, _ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool
+    static func recordMiss(core: UnsafeMutableRawPointer)
 }
 
 /// A boxed core whose requirements are met once, below, for every policy. A
@@ -56,6 +65,20 @@ extension PolicyCoreBox {
     }
 
     func recordMiss() { core.recordMiss() }
+
+    var coreAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(storage) }
+
+    static func lookup(core: UnsafeMutableRawPointer, _ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
+        core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.lookup(slot, now: now, removed: removed)
+    }
+
+    static func insert(core: UnsafeMutableRawPointer, _ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
+        core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.insert(entry, now: now, removed: removed)
+    }
+
+    static func recordMiss(core: UnsafeMutableRawPointer) {
+        core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.recordMiss()
+    }
 
     func remove(_ slot: Slot) { core.remove(slot) }
 

@@ -69,11 +69,11 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let reports = onEviction != nil
         let (value, departed) = stripes.withLock(stripe(fingerprint)) { state -> (Value?, [Departure]) in
             guard let slot = state.slot(hash: hash, matching: matches) else {
-                state.core.recordMiss()
+                state.coreType.recordMiss(core: state.coreAddress)
                 return (nil, [])
             }
             var departed: [Departure] = []
-            let hit = state.core.lookup(slot, now: now) { slot, reason in
+            let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { slot, reason in
                 state.release(slot, reason, into: &departed, reporting: reports)
             }
             return (hit ? state.value(in: slot) : nil, departed)
@@ -101,7 +101,8 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             }
             let slot = state.allocate(key, value, hash: hash)
             var departed: [Departure] = []
-            let stored = state.core.insert(
+            let stored = state.coreType.insert(
+                core: state.coreAddress,
                 NewEntry(slot: slot, cost: cost, fingerprint: fingerprint, missCost: missCost), now: now
             ) { victim, reason in
                 state.release(victim, reason, into: &departed, reporting: reports)
@@ -126,16 +127,17 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let (value, departed) = stripes.withLock(stripe { key.cacheFingerprint }) { state -> (Value, [Departure]) in
             var departed: [Departure] = []
             if let slot = state.slot(hash: hash, matching: { $0 == key }) {
-                let hit = state.core.lookup(slot, now: now) { slot, reason in
+                let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { slot, reason in
                     state.release(slot, reason, into: &departed, reporting: reports)
                 }
                 if hit { return (state.value(in: slot), departed) }
             } else {
-                state.core.recordMiss()
+                state.coreType.recordMiss(core: state.coreAddress)
             }
             let made = make()
             let slot = state.allocate(key, made.value, hash: hash)
-            let stored = state.core.insert(
+            let stored = state.coreType.insert(
+                core: state.coreAddress,
                 NewEntry(slot: slot, cost: made.cost, fingerprint: key.cacheFingerprint, missCost: missCost), now: now
             ) { victim, reason in
                 state.release(victim, reason, into: &departed, reporting: reports)
@@ -251,11 +253,19 @@ extension MemoryCache {
     /// A stripe's entries, the index that finds them by key, and the policy's core.
     @usableFromInline
     struct State: ~Copyable {
+        /// The policy's core, which the state owns; requests reach it through `coreType` and
+        /// `coreAddress` (`AnyCacheCore.lookup(core:_:now:removed:)`).
         @usableFromInline let core: any AnyCacheCore
+        @usableFromInline let coreType: any AnyCacheCore.Type
+        @usableFromInline let coreAddress: UnsafeMutableRawPointer
         @usableFromInline var index = SlotIndex()
         @usableFromInline var entries = SlotEntries<Key, Value>()
 
-        init(core: any AnyCacheCore) { self.core = core }
+        init(core: any AnyCacheCore) {
+            self.core = core
+            coreType = type(of: core)
+            coreAddress = core.coreAddress
+        }
 
         /// The slot of the key that hashes to `hash` and satisfies `matches`.
         @inlinable @inline(__always)
