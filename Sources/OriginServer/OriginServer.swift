@@ -21,8 +21,9 @@ public final class OriginServer: Sendable {
     public struct Configuration: Sendable {
         public var host: String
         public var port: Int
-        /// Where synthesised images are kept.
-        public var storeDirectory: String
+        /// Where synthesised images are kept; nil for a directory of the server's own,
+        /// removed when it stops.
+        public var storeDirectory: String?
         public var storeByteLimit: Int
         public var latency: LatencyModel
         public var seed: UInt64
@@ -38,8 +39,7 @@ public final class OriginServer: Sendable {
 
         public init(
             host: String = "127.0.0.1", port: Int = 0,
-            storeDirectory: String = FileManager.default.temporaryDirectory
-                .appendingPathComponent("imagecache-bench-origin-\(getpid())").path,
+            storeDirectory: String? = nil,
             storeByteLimit: Int = 512 << 20, latency: LatencyModel = .none, seed: UInt64 = 1,
             stall: Duration = .seconds(30), logLevel: Logger.Level = .error, imageURLs: [String: [String]] = [:],
             sharedFileNameShare: Double = 0
@@ -70,20 +70,32 @@ public final class OriginServer: Sendable {
     public let baseURL: String
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
+    /// Where this server keeps its synthesised images.
+    public let storeDirectory: String
     private let routes: OriginRoutes
+    /// Whether the server made its store directory, and so removes it when it stops.
+    private let ownsStore: Bool
 
-    private init(baseURL: String, group: ServiceGroup, running: Task<Void, any Error>, routes: OriginRoutes) {
+    private init(
+        baseURL: String, group: ServiceGroup, running: Task<Void, any Error>, routes: OriginRoutes,
+        storeDirectory: String, ownsStore: Bool
+    ) {
         self.baseURL = baseURL
         self.group = group
         self.running = running
         self.routes = routes
+        self.storeDirectory = storeDirectory
+        self.ownsStore = ownsStore
     }
 
     /// Starts listening; returns once the port is bound.
     public static func start(_ configuration: Configuration = Configuration()) async throws -> OriginServer {
         var logger = Logger(label: "OriginServer")
         logger.logLevel = configuration.logLevel
-        let store = try ImageStore(directory: configuration.storeDirectory, byteLimit: configuration.storeByteLimit)
+        let ownsStore = configuration.storeDirectory == nil
+        let storeDirectory = configuration.storeDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("imagecache-bench-origin-\(UUID().uuidString)").path
+        let store = try ImageStore(directory: storeDirectory, byteLimit: configuration.storeByteLimit)
         let routes = OriginRoutes(configuration: configuration, store: store)
         let router = Router()
         routes.install(on: router)
@@ -102,13 +114,17 @@ public final class OriginServer: Sendable {
         var iterator = bound.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             running.cancel()
+            if ownsStore { try? FileManager.default.removeItem(atPath: storeDirectory) }
             throw OriginServerError.didNotStart
         }
-        return OriginServer(baseURL: "http://\(configuration.host):\(port)", group: group, running: running, routes: routes)
+        return OriginServer(
+            baseURL: "http://\(configuration.host):\(port)", group: group, running: running, routes: routes,
+            storeDirectory: storeDirectory, ownsStore: ownsStore)
     }
 
     /// Stops accepting, gives open responses two seconds to finish (a stalled
-    /// one would never), cancels the rest, and waits until the server has stopped.
+    /// one would never), cancels the rest, and waits until the server has stopped;
+    /// then removes the store directory if the server made it.
     public func stop() async {
         await group.triggerGracefulShutdown()
         let running = self.running
@@ -118,6 +134,7 @@ public final class OriginServer: Sendable {
         }
         _ = try? await running.value
         deadline.cancel()
+        if ownsStore { try? FileManager.default.removeItem(atPath: storeDirectory) }
     }
 
     public var statistics: Statistics { routes.counters.withLock { $0 } }

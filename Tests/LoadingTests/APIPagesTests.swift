@@ -114,7 +114,6 @@ struct CataloguePagesTests {
         let covers = ["https://image.aladin.co.kr/product/1/2/coversum/893746075x_1.jpg"]
         let thumbnails = ["https://s3.example.com/market/1_thumb.png", "https://s3.example.com/market/2_thumb"]
         let origin = try await OriginServer.start(.init(
-            storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("icb-origin-\(UUID().uuidString)").path,
             imageURLs: ["newsapi": news, "aladin": covers, "openmarket": thumbnails]))
         defer { Task { await origin.stop() } }
 

@@ -14,7 +14,6 @@ extension HTTPImageFetcher.Configuration {
 
 func startOrigin(stall: Duration = .seconds(30)) async throws -> OriginServer {
     try await OriginServer.start(.init(
-        storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("icb-origin-\(UUID().uuidString)").path,
         latency: LatencyModel(hosts: [
             "slow": .init(medianMilliseconds: 100, sigma: 0),
             "varied": .init(medianMilliseconds: 30, sigma: 1),
@@ -79,6 +78,21 @@ struct OriginServerTests {
         let bytes = try left.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as! Int) }
         #expect(!left.isEmpty && left.count < images.count && bytes <= expected[0].count * 3, "\(left.count) files, \(bytes) bytes")
         await small.stop()
+    }
+
+    @Test("without a store directory, a server makes one of its own and removes it when it stops")
+    func ownStore() async throws {
+        let first = try await OriginServer.start(), second = try await OriginServer.start()
+        #expect(first.storeDirectory != second.storeDirectory)
+        let fetcher = HTTPImageFetcher(.loopbackUnderLoad)
+        _ = try await fetcher.fetch(first.url(for: ImageDescriptor(contentID: 1, width: 64, height: 64, format: .jpeg)))
+        try await fetcher.shutdown()
+        let made = FileManager.default.subpaths(atPath: first.storeDirectory) ?? []
+        #expect(made.contains { $0.hasSuffix(".jpeg") }, "the picture it made is in its store: \(made)")
+        await first.stop()
+        await second.stop()
+        #expect(!FileManager.default.fileExists(atPath: first.storeDirectory))
+        #expect(!FileManager.default.fileExists(atPath: second.storeDirectory))
     }
 
     @Test("a request queued behind a busy pool fails as noConnectionAvailable, not as a slow server")
