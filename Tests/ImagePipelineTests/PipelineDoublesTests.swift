@@ -149,9 +149,16 @@ struct PipelineDoublesTests {
             #expect(first.diskCache?.count == 1)  // the thumbnail, not the original
         }
         // A relaunch follows the old process's end: the disk lock goes with the disk cache's last
-        // reference, which a store finishing in the background may hold after the pipeline's is gone.
+        // reference, which a store finishing in the background may hold after the pipeline's is gone,
+        // and only once its deinit has written the recency file. The weak reference is nil from the
+        // deinit's start, so a relaunch at once could find the lock still held (it did, under load).
         await waitUntil { ended == nil }
-        let relaunched = try pipeline(disk: disk, policy: .thumbnails)
+        var reopened: ImagePipeline?
+        await waitUntil {
+            reopened = try? pipeline(disk: disk, policy: .thumbnails)
+            return reopened != nil
+        }
+        let relaunched = try reopened ?? pipeline(disk: disk, policy: .thumbnails)  // its error, if it never opened
         #expect(try await relaunched.image(for: request()).source == .disk)
         #expect(relaunched.diskCache?.count == 1)
         #expect(relaunched.diskCache?.statistics.hits == 1, "the entry is read once")
