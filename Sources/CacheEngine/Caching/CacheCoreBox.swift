@@ -7,9 +7,6 @@ protocol AnyCacheCore: AnyObject {
     var totalCost: Int { get }
     var count: Int { get }
     var limits: CacheLimits { get }
-    func lookup(_ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool
-    func insert(_ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool
-    func recordMiss()
     func remove(_ slot: Slot)
     func trim(toCost target: Int, removed: (Slot, EvictionReason) -> Void)
     func respond(to reaction: MemoryPressureReaction, now: UInt64, removed: (Slot, EvictionReason) -> Void)
@@ -55,16 +52,6 @@ extension PolicyCoreBox {
     var totalCost: Int { core.totalCost }
     var count: Int { core.count }
     var limits: CacheLimits { core.limits }
-
-    func lookup(_ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
-        core.lookup(slot, now: now, removed: removed)
-    }
-
-    func insert(_ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
-        core.insert(entry, now: now, removed: removed)
-    }
-
-    func recordMiss() { core.recordMiss() }
 
     var coreAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(storage) }
 
