@@ -4,7 +4,7 @@ import CacheSimulation
 extension MissRatioSweep {
     /// Sampled keys under which curves are rough: the draw of a few hot keys decides them.
     static let roughSampleKeys = 10_000
-    /// The lowest rate at which scaled-down SIEVE erred under 0.005 on the large trace (BENCHMARKS.md).
+    /// The lowest rate at which scaled-down SIEVE erred under 0.005 on average on the large trace (BENCHMARKS.md).
     static let sieveRate = 0.1
 
     /// Miss-ratio curves from a spatial sample of each trace's keys at `rate`: LRU by
@@ -20,7 +20,8 @@ extension MissRatioSweep {
         let maxEntryFraction = 0.1
         if policies.contains(.sieve), rate < sieveRate {
             progress.note("sweep --sample: scaled-down SIEVE reads high (over eight draws of keys of a 100 M-request trace, "
-                + "+0.004 to +0.009 on average at 1 %, about +0.006 at 3 %; BENCHMARKS.md): sample at \(sieveRate) for SIEVE")
+                + "+0.004 to +0.009 on average at 1 %, about +0.006 at 3 %: a smaller cache's hand sweeps sooner; BENCHMARKS.md): "
+                + "sample at \(sieveRate) for SIEVE")
         }
         let owned = shard.units(of: inputs.count * sizes.count)
         var points: [SweepPoint] = []
