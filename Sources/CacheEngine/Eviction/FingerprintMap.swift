@@ -96,7 +96,7 @@ struct FingerprintMap {
 
     private mutating func grow() {
         let old = buckets
-        buckets = Array(repeating: Bucket(fingerprint: 0, value: Self.vacant), count: old.count * 2)
+        buckets = .inHugePages(count: old.count * 2, filledWith: Bucket(fingerprint: 0, value: Self.vacant))
         shift -= 1
         for bucket in old where bucket.value != Self.vacant {
             buckets[position(of: bucket.fingerprint).position] = bucket

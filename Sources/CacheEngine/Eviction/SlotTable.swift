@@ -26,9 +26,9 @@ struct SlotTable {
     mutating func reserve(_ slot: Slot) {
         let needed = Int(slot) + 1
         guard needed > entries.count else { return }
-        let extra = max(needed, entries.count * 2, 16) - entries.count
-        entries.append(contentsOf: repeatElement(Entry(), count: extra))
-        counter.append(contentsOf: repeatElement(0, count: extra))
+        let grown = max(needed, entries.count * 2, 16)
+        entries = .inHugePages(count: grown, copying: entries, filledWith: Entry())
+        counter = .inHugePages(count: grown, copying: counter, filledWith: 0)
     }
 
     @inline(__always)

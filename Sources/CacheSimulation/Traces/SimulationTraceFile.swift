@@ -72,7 +72,8 @@ public enum SimulationTraceFile {
             throw .malformed(path: path, reason: "its size does not match \(requests) requests and \(keys) keys")
         }
         var trace = SimulationTrace()
-        var fingerprints = [UInt64](repeating: 0, count: keys)
+        // Read at random, once per miss: see `inHugePages`.
+        var fingerprints = [UInt64].inHugePages(count: keys, filledWith: 0)
         try fill(&fingerprints, descriptor, path)
         var slots = [Slot](repeating: 0, count: requests)
         try fill(&slots, descriptor, path)

@@ -1,0 +1,51 @@
+@testable import CacheEngine
+import Foundation
+import Testing
+
+@Suite("Arrays in huge pages")
+struct HugePagesTests {
+    @Test("hold the prefix, then the filler, at every size", arguments: [0, 5, 3_000_000])
+    func contents(prefixLength: Int) {
+        for count in [prefixLength, prefixLength + 7, prefixLength + 1_500_000] {
+            var random = SplitMix64(seed: UInt64(count))
+            let prefix = (0..<prefixLength).map { _ in random.next() }
+            let array = [UInt64].inHugePages(count: count, copying: prefix, filledWith: 42)
+            #expect(array.count == count)
+            #expect(Array(array[..<prefixLength]) == prefix)
+            #expect(array[prefixLength...].allSatisfy { $0 == 42 })
+        }
+    }
+
+    /// Where the kernel offers transparent huge pages (`always` or `madvise`), a large
+    /// array is backed by some: the mapping holding its middle reports `AnonHugePages`
+    /// in smaps (the advice splits off the array's ends, short of a 2 MiB boundary).
+    @Test("a large array is backed by huge pages where the kernel offers them")
+    func backedByHugePages() throws {
+        let setting = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? ""
+        guard setting.contains("[always]") || setting.contains("[madvise]") else { return }
+        let array = [UInt64].inHugePages(count: 4 << 20, filledWith: 1)   // 32 MiB
+        let middle = array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress! + $0.count / 2) }
+        let hugeKilobytes = try Self.anonHugePagesKilobytes(mappingHolding: middle)
+        #expect(hugeKilobytes >= 2048, "the mapping holding a 32 MiB array reports \(hugeKilobytes) kB in huge pages")
+        #expect(array.reduce(0, +) == UInt64(array.count))
+    }
+
+    /// `AnonHugePages` of the mapping in /proc/self/smaps whose range holds `address`.
+    static func anonHugePagesKilobytes(mappingHolding address: UInt) throws -> Int {
+        // Read to the end: /proc files report a size of 0.
+        let data = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps")).readDataToEndOfFile()
+        let smaps = String(decoding: data, as: UTF8.self)
+        var inMapping = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = fields.first else { continue }
+            let bounds = first.split(separator: "-")
+            if bounds.count == 2, let low = UInt(bounds[0], radix: 16), let high = UInt(bounds[1], radix: 16) {
+                inMapping = low <= address && address < high
+            } else if inMapping, first == "AnonHugePages:", fields.count >= 2, let kilobytes = Int(fields[1]) {
+                return kilobytes
+            }
+        }
+        return 0
+    }
+}
