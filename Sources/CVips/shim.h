@@ -61,20 +61,31 @@ static inline long icb_live_object_count(void) {
 
 // MARK: - Loading
 
+// Both loads name their loader: the caller has sniffed the format, and libvips' own
+// search (vips_image_new_from_buffer) asks every loader class in turn whether the bytes
+// are its, a large part of a small image's load. The blob borrows the bytes, as that
+// function's does: they must outlive the image.
+static inline int icb__load(const char *loader, const void *data, size_t length, VipsAccess access,
+                            VipsFailOn fail_on, VipsImage **out) {
+    VipsBlob *blob = vips_blob_new(NULL, data, length);
+    int result = vips_call(loader, blob, out, "access", access, "fail_on", fail_on, NULL);
+    vips_area_unref(VIPS_AREA(blob));
+    return result;
+}
+
 // Loads every pixel at full size (the "full decode" strategy shrink-on-load avoids).
-static inline int icb_load_full(const void *data, size_t length, VipsFailOn fail_on, VipsImage **out) {
-    *out = vips_image_new_from_buffer(data, length, "", "fail_on", fail_on, NULL);
-    return *out ? 0 : -1;
+static inline int icb_load_full(const char *loader, const void *data, size_t length, VipsFailOn fail_on,
+                                VipsImage **out) {
+    return icb__load(loader, data, length, VIPS_ACCESS_RANDOM, fail_on, out);
 }
 
 // Reads the header now and decodes later, top to bottom, as pixels are asked for (with
 // icb_render_here, on the calling thread; the random-access load above decodes into memory
 // through libvips' thread pool first). Only for images that need no rotation, which reads
 // out of order.
-static inline int icb_load_sequential(const void *data, size_t length, VipsFailOn fail_on, VipsImage **out) {
-    *out = vips_image_new_from_buffer(data, length, "", "access", VIPS_ACCESS_SEQUENTIAL,
-                                      "fail_on", fail_on, NULL);
-    return *out ? 0 : -1;
+static inline int icb_load_sequential(const char *loader, const void *data, size_t length, VipsFailOn fail_on,
+                                      VipsImage **out) {
+    return icb__load(loader, data, length, VIPS_ACCESS_SEQUENTIAL, fail_on, out);
 }
 
 static inline int icb_orientation(VipsImage *image) {

@@ -25,11 +25,12 @@ struct RenderingTests {
         let data = try synth(c.1, c.2, c.0, alpha: c.3)
         let box = ThumbnailRequest(width: 120, height: 80, scale: 3)
         try withBytes(data) { (bytes: UnsafeRawBufferPointer) throws(VipsFailure) in
+            let loader = Self.loader(of: bytes)
             let shrunk = try render(here: true) { icb_thumbnail_buffer(bytes.baseAddress, bytes.count, box.pixelWidth, box.pixelHeight, VIPS_SIZE_DOWN, 0, VIPS_FAIL_ON_TRUNCATED, $0) }
             let shrunkBySink = try render(here: false) { icb_thumbnail_buffer(bytes.baseAddress, bytes.count, box.pixelWidth, box.pixelHeight, VIPS_SIZE_DOWN, 0, VIPS_FAIL_ON_TRUNCATED, $0) }
             #expect(shrunk == shrunkBySink)
-            let plain = try render(here: true) { icb_load_sequential(bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, $0) }
-            let plainBySink = try render(here: false) { icb_load_full(bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, $0) }
+            let plain = try render(here: true) { icb_load_sequential(loader, bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, $0) }
+            let plainBySink = try render(here: false) { icb_load_full(loader, bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, $0) }
             #expect(plain == plainBySink)
             #expect(plain.count > 0 && shrunk.count > 0)
         }
@@ -38,7 +39,7 @@ struct RenderingTests {
         let fits = c.1 <= box.pixelWidth && c.2 <= box.pixelHeight
         try withBytes(data) { (bytes: UnsafeRawBufferPointer) throws(VipsFailure) in
             let reference = try render(here: false) { out in
-                fits ? icb_load_full(bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, out)
+                fits ? icb_load_full(Self.loader(of: bytes), bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, out)
                     : icb_thumbnail_buffer(bytes.baseAddress, bytes.count, box.pixelWidth, box.pixelHeight, VIPS_SIZE_DOWN, 0, VIPS_FAIL_ON_TRUNCATED, out)
             }
             #expect(thumbnail.pixels == reference)
@@ -55,6 +56,34 @@ struct RenderingTests {
     }
 
     /// The pixels of the image `load` makes, computed here or by libvips' sink.
+    /// The loader the thumbnailer names for these bytes.
+    private static func loader(of bytes: UnsafeRawBufferPointer) -> String {
+        guard case .image(let format) = ImageFormat.sniff(bytes) else { return "not an image" }
+        return LibVips.loader(for: format)
+    }
+
+    @Test("names the loader libvips' own search finds for each format", arguments: [
+        EncodedFormat.jpeg(quality: 85), .png(compression: 6), .webp(quality: 80), .gif, .heic(quality: 50), .avif(quality: 50),
+    ])
+    func loaderAsFound(_ encoded: EncodedFormat) throws {
+        try LibVips.start()
+        let data: Data
+        switch encoded {
+        case .heic, .avif:  // libheif's encoders are optional in libvips builds
+            guard let encoded = try? synth(64, 48, encoded) else { return }
+            data = encoded
+        default: data = try synth(64, 48, encoded)
+        }
+        withBytes(data) { (bytes: UnsafeRawBufferPointer) in
+            guard case .image(let format) = ImageFormat.sniff(bytes), let found = vips_foreign_find_load_buffer(bytes.baseAddress, bytes.count) else {
+                Issue.record("\(encoded): not recognised")
+                return
+            }
+            #expect(vips_type_find("VipsOperation", LibVips.loader(for: format)) == vips_type_find("VipsOperation", found),
+                    "\(format): the thumbnailer names \(LibVips.loader(for: format)), libvips finds \(String(cString: found))")
+        }
+    }
+
     private func render(here: Bool, _ load: (VipsImageHandle.Output) -> Int32) throws(VipsFailure) -> Data {
         let image = try VipsImageHandle(load)
         var length = 0

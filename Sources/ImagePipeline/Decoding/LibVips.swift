@@ -90,14 +90,19 @@ public enum LibVips {
     /// Whether this libvips build has a loader for `format`.
     public static func canLoad(_ format: ImageFormat) -> Bool {
         guard (try? start()) != nil else { return false }
-        let loader = switch format {
+        return vips_type_find("VipsOperation", loader(for: format)) != 0
+    }
+
+    /// The libvips operation that loads `format` from memory: the one libvips' own
+    /// search picks for that signature.
+    static func loader(for format: ImageFormat) -> String {
+        switch format {
         case .jpeg: "jpegload_buffer"
         case .png: "pngload_buffer"
         case .webp: "webpload_buffer"
         case .gif: "gifload_buffer"
         case .heic, .avif: "heifload_buffer"
         }
-        return vips_type_find("VipsOperation", loader) != 0
     }
 
     /// Live libvips objects (images, operations, blobs) in this process.

@@ -80,7 +80,7 @@ public struct Thumbnailer: Sendable {
         let image: VipsImageHandle
         do throws(VipsFailure) {
             image = try VipsImageHandle { out in
-                icb_load_sequential(bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, out)
+                icb_load_sequential(LibVips.loader(for: format), bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, out)
             }
         } catch let failure {
             throw Self.classify(failure, format: format, bytes: bytes)
@@ -120,7 +120,7 @@ public struct Thumbnailer: Sendable {
             }
         case .fullDecode:
             let loaded = try VipsImageHandle { out in
-                icb_load_full(bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, out)
+                icb_load_full(LibVips.loader(for: header.format), bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, out)
             }
             let upright = try loaded.map { icb_autorot($0, $1) }
             let factor = min(
