@@ -29,6 +29,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
     let body = Data(bytes: bytes + 2, count: count - 2)
     _ = FileManager.default.createFile(atPath: Scratch.path, contents: body)
+    // Removed after every input: libFuzzer ends the process with exit(), past any clean-up.
+    defer { unlink(Scratch.path) }
     do {
         let trace = try DelimitedTrace.read(Scratch.path, format: format, objects: bytes[0] & 8 != 0, allowsEmpty: bytes[0] & 16 != 0)
         let lines = body.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }

@@ -24,6 +24,8 @@ func referenceEvents(_ bytes: UnsafeBufferPointer<UInt8>) -> [TraceEvent?] {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = FileManager.default.createFile(atPath: Scratch.path, contents: Data(bytes: bytes, count: count))
+    // Removed after every input: libFuzzer ends the process with exit(), past any clean-up.
+    defer { unlink(Scratch.path) }
     var events: [TraceEvent] = []
     do {
         var reader = try TraceReader(path: Scratch.path)
