@@ -55,7 +55,6 @@ struct RenderingTests {
         #expect(throws: DecodingError.self) { try Thumbnailer().thumbnail(Data(cut), fitting: .square(2000)) }
     }
 
-    /// The pixels of the image `load` makes, computed here or by libvips' sink.
     /// The loader the thumbnailer names for these bytes.
     private static func loader(of bytes: UnsafeRawBufferPointer) -> String {
         guard case .image(let format) = ImageFormat.sniff(bytes) else { return "not an image" }
@@ -84,6 +83,7 @@ struct RenderingTests {
         }
     }
 
+    /// The pixels of the image `load` makes, computed here or by libvips' sink.
     private func render(here: Bool, _ load: (VipsImageHandle.Output) -> Int32) throws(VipsFailure) -> Data {
         let image = try VipsImageHandle(load)
         var length = 0
