@@ -35,6 +35,8 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
+        // libjpeg, for a JPEG that fits its box and so needs none of libvips' pipeline.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Eviction policies, CacheCore, limits, MemoryCache, the disk index model, locks:
         // what both the live pipeline and the simulator are built on.
         .target(name: "CacheEngine", dependencies: ["CPrefetch"], swiftSettings: strict),
@@ -44,7 +46,7 @@ let package = Package(
         .target(
             name: "ImagePipeline",
             dependencies: [
-                "CacheEngine", "CVips",
+                "CacheEngine", "CVips", "CJPEG",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

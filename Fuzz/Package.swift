@@ -18,6 +18,7 @@ let package = Package(
         target("FuzzServiceResponses", [.product(name: "Workloads", package: "ImageCacheBench")]),
         target("FuzzKeys", [.product(name: "ImagePipeline", package: "ImageCacheBench")]),
         target("FuzzDiskEntry", [.product(name: "ImagePipeline", package: "ImageCacheBench")]),
+        target("FuzzDirectJPEG", [.product(name: "ImagePipeline", package: "ImageCacheBench")]),
         target("FuzzDelimitedTrace", ["CacheSimulation", "Workloads"].map { .product(name: $0, package: "ImageCacheBench") }),
         target("FuzzEndToEnd", ["CacheSimulation", "ImagePipeline", "Workloads"].map { .product(name: $0, package: "ImageCacheBench") }),
     ]

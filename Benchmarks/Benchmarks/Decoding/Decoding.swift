@@ -15,8 +15,11 @@ let benchmarks: @Sendable () -> Void = {
         let spec: SynthesisSpec
         let box: ThumbnailRequest
     }
-    // The apps' shapes: an Aladin cover, a news image, an Unsplash original, a product PNG, a WebP.
+    // The apps' shapes: Aladin covers, a news image, an Unsplash original, a product PNG, a WebP.
     let cases = [
+        // Fits its box as it is: decoded by libjpeg directly, whatever the strategy.
+        Case(name: "cover 85×125 JPEG → 60×88@3", spec: .init(seed: 1, width: 85, height: 125, format: .jpeg(quality: 85)),
+             box: .init(width: 60, height: 88, scale: 3)),
         Case(name: "cover 200×290 JPEG → 60×88@3", spec: .init(seed: 1, width: 200, height: 290, format: .jpeg(quality: 85)),
              box: .init(width: 60, height: 88, scale: 3)),
         Case(name: "news 1200×630 JPEG → 120×80@3", spec: .init(seed: 2, width: 1200, height: 630, format: .jpeg(quality: 82)),

@@ -18,7 +18,9 @@ public struct DecodingLimits: Sendable, Equatable {
 ///
 /// The header is read and checked first; then `vips_thumbnail_buffer` decodes
 /// with shrink-on-load (JPEG and WebP decode straight to a fraction of their
-/// size), so a 6000×4000 photo never exists at full size in memory.
+/// size), so a 6000×4000 photo never exists at full size in memory. A JPEG that already
+/// fits its box is decoded by libjpeg without libvips' pipeline around it (`DirectJPEG`):
+/// the same pixels, a tenth of the time for a cover.
 public struct Thumbnailer: Sendable {
     /// How pixels get from full size to the box.
     public enum Strategy: String, Sendable, CaseIterable {
@@ -38,13 +40,15 @@ public struct Thumbnailer: Sendable {
 
     /// Reads the format and dimensions, enforcing the limits, without decoding pixels.
     public func header(of data: Data) throws(DecodingError) -> ImageHeader {
-        try withBytes(data) { bytes throws(DecodingError) in try open(bytes).header }
+        try withBytes(data) { bytes throws(DecodingError) in try open(bytes, as: checkedFormat(bytes)).header }
     }
 
     /// A thumbnail of `data` that fits `request`, keeping the aspect ratio.
     public func thumbnail(_ data: Data, fitting request: ThumbnailRequest) throws(DecodingError) -> DecodedImage {
         try withBytes(data) { bytes throws(DecodingError) in
-            let opened = try open(bytes)
+            let format = try checkedFormat(bytes)
+            if format == .jpeg, let image = DirectJPEG.decode(bytes, fitting: request, limits: limits) { return image }
+            let opened = try open(bytes, as: format)
             let header = opened.header
             // libvips notices a PNG cut inside its last rows only now and then (the
             // read races its worker threads), so a cut PNG is refused before decoding.
@@ -62,9 +66,9 @@ public struct Thumbnailer: Sendable {
 
     // MARK: - Steps
 
-    /// The header, checked against the limits, and the image it was read from: opened for
-    /// sequential decoding, which has not decoded a pixel yet.
-    private func open(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> OpenedImage {
+    /// The format the bytes announce, once they have passed the byte limit and libvips has a
+    /// loader for it.
+    private func checkedFormat(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> ImageFormat {
         try LibVips.start()
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= limits.maxBytes else { throw .tooManyBytes(count: bytes.count, limit: limits.maxBytes) }
@@ -77,6 +81,12 @@ public struct Thumbnailer: Sendable {
         guard LibVips.hasLoader(for: format, { Self.loaderName(for: bytes) != nil }) else {
             throw .unsupportedFormat("\(format.rawValue) (no loader for it in this libvips build)")
         }
+        return format
+    }
+
+    /// The header, checked against the limits, and the image it was read from: opened for
+    /// sequential decoding, which has not decoded a pixel yet.
+    private func open(_ bytes: UnsafeRawBufferPointer, as format: ImageFormat) throws(DecodingError) -> OpenedImage {
         let image: VipsImageHandle
         do throws(VipsFailure) {
             image = try VipsImageHandle { out in
