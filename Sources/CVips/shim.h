@@ -6,6 +6,7 @@
 #define ICB_VIPS_SHIM_H
 
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 // MARK: - Lifecycle and settings
 
@@ -15,12 +16,17 @@ static inline int icb_init(const char *program_name) {
 
 static inline void icb_apply_settings(int cache_max_operations, size_t cache_max_bytes,
                                       int cache_max_files, int concurrency,
-                                      int block_untrusted) {
+                                      int block_untrusted, int vectorised) {
     vips_cache_set_max(cache_max_operations);
     vips_cache_set_max_mem(cache_max_bytes);
     vips_cache_set_max_files(cache_max_files);
     vips_concurrency_set(concurrency);
     vips_block_untrusted_set(block_untrusted ? TRUE : FALSE);
+    vips_vector_set_enabled(vectorised ? TRUE : FALSE);
+}
+
+static inline int icb_vectorised(void) {
+    return vips_vector_isenabled() ? 1 : 0;
 }
 
 // libvips reports loader warnings with g_warning, which prints to stderr from

@@ -1,3 +1,4 @@
+import CVips
 import Foundation
 import Testing
 @testable import ImagePipeline
@@ -23,6 +24,13 @@ struct ThumbnailerTests {
         #expect(image.cost == c.5 * c.6 * 3)
         #expect(image.pixels.count == image.cost)
         #expect(image.source == ImageHeader(format: .jpeg, width: c.0, height: c.1, byteCount: image.source.byteCount))
+    }
+
+    @Test("libvips runs without liborc's run-time vector code unless configured to")
+    func vectorPathsOff() throws {
+        try LibVips.start()
+        #expect(!LibVips.settings.vectorised)
+        #expect(icb_vectorised() == 0)  // liborc 0.4.33 crashes under concurrent use
     }
 
     @Test("never upscales a tiny image unless asked")
