@@ -13,10 +13,8 @@ enum DirectJPEG {
         _ bytes: UnsafeRawBufferPointer, fitting request: ThumbnailRequest, limits: DecodingLimits, maxScans: Int = maxScans
     ) -> DecodedImage? {
         guard !request.allowsUpscaling, let base = bytes.baseAddress else { return nil }
-        // Fitting either way round, as the libvips path asks of an image it leaves unshrunk.
-        let side = min(request.pixelWidth, request.pixelHeight)
         var decoded = icb_jpeg_rgb()
-        guard icb_jpeg_decode_rgb(base, bytes.count, side, limits.maxPixels, Int32(clamping: maxScans), &decoded) == 1, let pixels = decoded.pixels else {
+        guard icb_jpeg_decode_rgb(base, bytes.count, request.sideFittingEitherWayRound, limits.maxPixels, Int32(clamping: maxScans), &decoded) == 1, let pixels = decoded.pixels else {
             return nil
         }
         let width = Int(decoded.width), height = Int(decoded.height)

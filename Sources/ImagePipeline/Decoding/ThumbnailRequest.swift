@@ -25,6 +25,9 @@ public struct ThumbnailRequest: Hashable, Sendable, Codable {
     var pixelWidth: Int32 { Self.pixels(width, scale) }
     /// Box height in pixels; `Int32.max` when unconstrained.
     var pixelHeight: Int32 { Self.pixels(height, scale) }
+    /// The longest side an image may have to fit the box either way round, so that an EXIF
+    /// turn cannot take it out: such an image is decoded as it is, never shrunk.
+    var sideFittingEitherWayRound: Int32 { min(pixelWidth, pixelHeight) }
 
     private static func pixels(_ points: Int, _ scale: Double) -> Int32 {
         guard points > 0 else { return 10_000_000 }  // libvips' documented "ignore this side"

@@ -114,10 +114,8 @@ public struct Thumbnailer: Sendable {
         let header = opened.header
         let size = request.allowsUpscaling ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN
         // Already within the box (a stored thumbnail, a small cover): nothing to
-        // shrink, so a plain decode does the job with less machinery. Both
-        // sides are checked, since EXIF orientation may swap them.
-        let fits = header.width <= Int(request.pixelWidth) && header.height <= Int(request.pixelHeight)
-            && header.height <= Int(request.pixelWidth) && header.width <= Int(request.pixelHeight)
+        // shrink, so a plain decode does the job with less machinery.
+        let fits = max(header.width, header.height) <= Int(request.sideFittingEitherWayRound)
         // The image the header came from decodes as it is rendered, on this thread; one to be
         // turned is loaded again whole (turning reads out of order).
         if fits && !request.allowsUpscaling && icb_orientation(opened.image.pointer) <= 1 { return opened.image }
