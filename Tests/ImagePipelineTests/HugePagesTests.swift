@@ -16,22 +16,24 @@ struct HugePagesTests {
         }
     }
 
-    /// Where the kernel offers transparent huge pages (`always` or `madvise`), a large
-    /// array is backed by some: the mapping holding its middle reports `AnonHugePages`
-    /// in smaps (the advice splits off the array's ends, short of a 2 MiB boundary).
-    @Test("a large array is backed by huge pages where the kernel offers them")
-    func backedByHugePages() throws {
+    /// Where the kernel has transparent huge pages, a large array's memory carries the
+    /// advice: the mapping holding its middle has the `hg` flag in smaps (the advice
+    /// splits off the array's ends, short of a 2 MiB boundary). Whether pages are then
+    /// backed by huge pages is the kernel's choice (memory fragmentation, its defrag
+    /// setting), so that is not asserted: a CI machine once granted none.
+    @Test("a large array's memory is advised as huge pages where the kernel has them")
+    func advisedAsHugePages() throws {
         let setting = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? ""
         guard setting.contains("[always]") || setting.contains("[madvise]") else { return }
         let array = [UInt64].inHugePages(count: 4 << 20, filledWith: 1)   // 32 MiB
         let middle = array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress! + $0.count / 2) }
-        let hugeKilobytes = try Self.anonHugePagesKilobytes(mappingHolding: middle)
-        #expect(hugeKilobytes >= 2048, "the mapping holding a 32 MiB array reports \(hugeKilobytes) kB in huge pages")
+        let flags = try Self.vmFlags(mappingHolding: middle)
+        #expect(flags.contains("hg"), "the mapping holding a 32 MiB array has flags \(flags)")
         #expect(array.reduce(0, +) == UInt64(array.count))
     }
 
-    /// `AnonHugePages` of the mapping in /proc/self/smaps whose range holds `address`.
-    static func anonHugePagesKilobytes(mappingHolding address: UInt) throws -> Int {
+    /// The `VmFlags` of the mapping in /proc/self/smaps whose range holds `address`.
+    static func vmFlags(mappingHolding address: UInt) throws -> [Substring] {
         // Read to the end: /proc files report a size of 0.
         let data = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps")).readDataToEndOfFile()
         let smaps = String(decoding: data, as: UTF8.self)
@@ -42,10 +44,10 @@ struct HugePagesTests {
             let bounds = first.split(separator: "-")
             if bounds.count == 2, let low = UInt(bounds[0], radix: 16), let high = UInt(bounds[1], radix: 16) {
                 inMapping = low <= address && address < high
-            } else if inMapping, first == "AnonHugePages:", fields.count >= 2, let kilobytes = Int(fields[1]) {
-                return kilobytes
+            } else if inMapping, first == "VmFlags:" {
+                return Array(fields.dropFirst())
             }
         }
-        return 0
+        return []
     }
 }
