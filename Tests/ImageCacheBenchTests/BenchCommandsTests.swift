@@ -40,6 +40,11 @@ enum CraftedTrace {
         return path
     }
 
+    /// Removes a trace `write()` made, with the folder that keeps its name.
+    static func remove(_ trace: String) {
+        try? FileManager.default.removeItem(atPath: (trace as NSString).deletingLastPathComponent)
+    }
+
     static var datasets: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("datasets")
@@ -57,7 +62,7 @@ struct BenchCommandsTests {
     @Test("simulate counts hits, wrong images and outcomes on a crafted trace")
     func simulate() async throws {
         let trace = try CraftedTrace.write()
-        defer { try? FileManager.default.removeItem(atPath: trace) }
+        defer { CraftedTrace.remove(trace) }
         let output = try await BenchProcess.run(
             ["simulate", trace, "--keys", "lastPathComponent,normalized", "--reaction", "purge-all", "--json", "--no-files"])
         #expect(output.status == 0, "\(output.stderr)")
@@ -81,7 +86,7 @@ struct BenchCommandsTests {
     func simulateAsLibCacheSim() async throws {
         let trace = try CraftedTrace.write()
         let exported = trace + ".oracleGeneral"
-        defer { for file in [trace, exported] { try? FileManager.default.removeItem(atPath: file) } }
+        defer { CraftedTrace.remove(trace); try? FileManager.default.removeItem(atPath: exported) }
         let options = ["--keys", "normalized", "--memory", "1MB", "--json", "--no-files", "--no-bounds"]
         let direct = try await BenchProcess.run(["simulate", trace, "--libcachesim"] + options)
         #expect(direct.status == 0, "\(direct.stderr)")
@@ -99,7 +104,7 @@ struct BenchCommandsTests {
     @Test("keys ranks strategies and names the colliding URLs")
     func keys() async throws {
         let trace = try CraftedTrace.write()
-        defer { try? FileManager.default.removeItem(atPath: trace) }
+        defer { CraftedTrace.remove(trace) }
         let output = try await BenchProcess.run(["keys", trace, "--keys", "lastPathComponent,joinedPath,normalized", "--no-files"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("key \"photo.jpg\" names 2 pictures"))
@@ -113,7 +118,7 @@ struct BenchCommandsTests {
     func sweepAndMemwarn() async throws {
         let trace = try CraftedTrace.write()
         let directory = BenchProcess.temporaryFile("sweep").path
-        defer { for path in [trace, directory] { try? FileManager.default.removeItem(atPath: path) } }
+        defer { CraftedTrace.remove(trace); try? FileManager.default.removeItem(atPath: directory) }
         let sweep = try await BenchProcess.run(["sweep", trace, "--policy", "lru,sieve", "--memory", "10%,100%", "-o", directory])
         #expect(sweep.status == 0, "\(sweep.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -138,7 +143,7 @@ struct BenchCommandsTests {
     func gate() async throws {
         let trace = try CraftedTrace.write()
         let directory = BenchProcess.temporaryFile("gate").path
-        defer { for path in [trace, directory] { try? FileManager.default.removeItem(atPath: path) } }
+        defer { CraftedTrace.remove(trace); try? FileManager.default.removeItem(atPath: directory) }
         let run = try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "-o", directory])
         #expect(run.status == 0, "\(run.stderr)")
         let results = directory + "/results.json"
@@ -170,7 +175,7 @@ struct BenchCommandsTests {
     func gateStrictness() async throws {
         let trace = try CraftedTrace.write()
         let directory = BenchProcess.temporaryFile("gate-strict").path
-        defer { for path in [trace, directory] { try? FileManager.default.removeItem(atPath: path) } }
+        defer { CraftedTrace.remove(trace); try? FileManager.default.removeItem(atPath: directory) }
         let run = try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "--policy", "lru", "-o", directory + "/one"])
         let wider = try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "--policy", "lru,fifo", "-o", directory + "/two"])
         #expect(run.status == 0 && wider.status == 0, "\(run.stderr)\(wider.stderr)")
@@ -218,7 +223,7 @@ struct BenchCommandsTests {
     func outputPlaces() async throws {
         let trace = try CraftedTrace.write()
         let directory = BenchProcess.temporaryFile("places").path
-        defer { for path in [trace, directory] { try? FileManager.default.removeItem(atPath: path) } }
+        defer { CraftedTrace.remove(trace); try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/mixed", withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: directory + "/mixed/notes.txt"))
         try Data().write(to: URL(fileURLWithPath: directory + "/file"))

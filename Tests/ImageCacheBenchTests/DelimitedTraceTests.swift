@@ -8,10 +8,14 @@ import Workloads
 struct DelimitedTraceTests {
     let directory = BenchProcess.temporaryFile("delimited").path
 
-    init() throws { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+    /// A file in `directory`, made on first use so a test that writes nothing leaves nothing behind.
+    func file(_ name: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory + "/" + name
+    }
 
     func write(_ name: String, _ text: String) throws -> String {
-        let path = directory + "/" + name
+        let path = try file(name)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -23,7 +27,7 @@ struct DelimitedTraceTests {
         #expect(names.count >= 6)
         for name in names {
             let source = CraftedTrace.datasets.appendingPathComponent(name).path
-            let csv = directory + "/\(name).csv", binary = directory + "/\(name).oracleGeneral"
+            let csv = try file("\(name).csv"), binary = try file("\(name).oracleGeneral")
             try LibCacheSimExport(strategy: ReplayDefaults.keyStrategy, layout: .csv).export(source, to: csv)
             try LibCacheSimExport(strategy: ReplayDefaults.keyStrategy, layout: .oracleGeneral).export(source, to: binary)
             let fromText = try DelimitedTrace.read(csv, format: .libCacheSimCSV)
@@ -41,7 +45,7 @@ struct DelimitedTraceTests {
     func statsOfExports() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = CraftedTrace.datasets.appendingPathComponent("mymarket.jsonl.gz").path
-        let csv = directory + "/mymarket.csv", binary = directory + "/mymarket.oracleGeneral"
+        let csv = try file("mymarket.csv"), binary = try file("mymarket.oracleGeneral")
         try LibCacheSimExport(strategy: ReplayDefaults.keyStrategy, layout: .csv).export(source, to: csv)
         try LibCacheSimExport(strategy: ReplayDefaults.keyStrategy, layout: .oracleGeneral).export(source, to: binary)
         let output = try await BenchProcess.run(["stats", csv, binary, "--json"])

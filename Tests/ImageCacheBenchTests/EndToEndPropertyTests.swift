@@ -15,7 +15,9 @@ struct EndToEndPropertyTests {
 
     @Test("mutated traces end in figures or a typed error naming the file, never a trap")
     func mutatedTraces() throws {
-        let seed = try String(contentsOfFile: CraftedTrace.write(), encoding: .utf8)
+        let crafted = try CraftedTrace.write()
+        defer { CraftedTrace.remove(crafted) }
+        let seed = try String(contentsOfFile: crafted, encoding: .utf8)
         var generator = SplitMix64(seed: 17)
         var outcomes = Outcomes()
         for index in 0..<Self.cases {

@@ -76,7 +76,9 @@ struct MyMarketImageCacheTests {
     @Test("the live port answers every request where the simulator's model does: My Market's first sessions, and a crafted trace with a warning")
     func liveMatchesSimulator() async throws {
         let full = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("mymarket.jsonl.gz").path)
-        let crafted = try RecordedWorkload.load(path: try CraftedTrace.write())
+        let craftedTrace = try CraftedTrace.write()
+        defer { CraftedTrace.remove(craftedTrace) }
+        let crafted = try RecordedWorkload.load(path: craftedTrace)
         for workload in [full.prefix(sessions: 2), crafted] {
             let live = await MyMarketReplay.answers(workload, fetcher: ScriptedFetcher(fallback: .data(bytes)))
             var configuration = AppPreset.myMarket.configuration

@@ -27,9 +27,10 @@ struct CatalogEnvironment: AppEnvironment {
 
 @Suite("App models and the recorder", .serialized)
 struct RecordingTests {
-    /// Records `app` with a catalog-backed environment and returns its events.
-    func record(_ apps: [AppName], sessions: Int = 2, seed: UInt64 = 5) async throws -> (String, [TraceEvent]) {
+    /// Records `app` with a catalog-backed environment and returns the trace file's bytes and its events.
+    func record(_ apps: [AppName], sessions: Int = 2, seed: UInt64 = 5) async throws -> (Data, [TraceEvent]) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("icb-rec-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let origin = try await OriginServer.start(.init(seed: seed))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let environment = CatalogEnvironment(origin: origin, pages: OriginEnvironment(origin: origin, client: client))
@@ -43,7 +44,7 @@ struct RecordingTests {
         try await client.shutdown()
         await origin.stop()
         var reader = try TraceReader(path: path)
-        return (path, try reader.readAll())
+        return (try Data(contentsOf: URL(fileURLWithPath: path)), try reader.readAll())
     }
 
     func images(_ events: [TraceEvent]) -> [ImageRequestEvent] {
@@ -169,9 +170,8 @@ struct RecordingTests {
         let (first, _) = try await record([.myMarket, .vanilladin], sessions: 2, seed: 9)
         let (second, _) = try await record([.myMarket, .vanilladin], sessions: 2, seed: 9)
         let (other, _) = try await record([.myMarket, .vanilladin], sessions: 2, seed: 10)
-        let a = try Data(contentsOf: URL(fileURLWithPath: first)), b = try Data(contentsOf: URL(fileURLWithPath: second))
-        #expect(a == b)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) != a)
+        #expect(first == second)
+        #expect(other != first)
     }
 
     @Test("the committed small dataset regenerates byte for byte through the real origin")

@@ -4,10 +4,15 @@ import Testing
 @testable import Workloads
 
 @Suite("Importers, exporters and statistics")
-struct ImportExportTests {
-    func temporary(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("icb-\(UUID().uuidString)-\(name)").path
-    }
+final class ImportExportTests {
+    /// This test's own folder for the files it writes, removed with it.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("icb-import-\(UUID().uuidString)").path
+
+    init() throws { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    func temporary(_ name: String) -> String { folder + "/" + name }
 
     func write(_ text: String, _ name: String) throws -> String {
         let path = temporary(name)
