@@ -117,6 +117,32 @@ struct DiskCacheTests {
         #expect(afterCrash.data(for: "k4") == nil)
     }
 
+    @Test("close hands the directory over at once, with the access order; the closed cache misses and refuses writes")
+    func close() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let next: DiskCache
+        do {
+            let first = try open()
+            for index in 0..<6 { first.store(payload(index), for: "k\(index)") }
+            #expect(first.data(for: "k0") == payload(0))  // k0 is now the most recently used
+            first.close()
+            first.close()  // twice does nothing
+            // Still referenced, as by a task that has yet to end: the next launch opens all the same.
+            next = try open(byteLimit: 6 * entrySize("k0"))
+            #expect(first.data(for: "k0") == nil)
+            #expect(!first.store(payload(7), for: "k7"))
+            first.remove("k0")
+            first.removeAll()
+            #expect(files().count == 6 && !files().contains(DiskFileName.of("k7")))
+        }
+        // The closed cache's end wrote nothing: its order was saved already, and the next open took it.
+        #expect(!FileManager.default.fileExists(atPath: directory + "/.recency"))
+        next.store(payload(9), for: "k9")
+        next.flushMaintenance()  // down to 70%: the three least recent of the saved order go
+        #expect(next.data(for: "k0") == payload(0))
+        #expect(next.data(for: "k1") == nil && next.data(for: "k2") == nil && next.data(for: "k3") == nil)
+    }
+
     @Test("a second opener of the same directory gets a clear error")
     func advisoryLock() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -154,17 +154,7 @@ public enum LiveReplay {
                 memory: .init(limits: CacheLimits(costLimit: memoryBytes), policy: options.policy, stripes: options.stripes),
                 disk: diskBytes.map { DiskCache.Configuration(directory: directory, byteLimit: $0, sync: options.diskSync) },
                 diskPolicy: options.diskPolicy, keyStrategy: options.keyStrategy)
-            // The previous pipeline on this directory lets go of its lock as its last task ends.
-            var attempts = 0
-            while true {
-                do {
-                    return try ImagePipeline(configuration, fetcher: fetcher)
-                } catch {
-                    attempts += 1
-                    guard case .locked = error, attempts < 100 else { throw error }
-                    Thread.sleep(forTimeInterval: 0.01)
-                }
-            }
+            return try ImagePipeline(configuration, fetcher: fetcher)
         }
 
         func replay() async throws -> LiveReplayReport {
@@ -201,6 +191,7 @@ public enum LiveReplay {
                 if index >= workload.requests.count, nextEvent >= workload.events.count { break }
             }
             sampler.cancel()
+            closePipeline()   // before the scratch folder is removed
             progress.finish()
             let wall = (ContinuousClock.now - start).seconds
             return report(wall: wall, originBefore: originBefore, fetcherBefore: fetcherBefore, samples: samples.withLock { $0 })
@@ -349,7 +340,7 @@ public enum LiveReplay {
                 try replacePipeline()
             case .newSession:
                 guard totals.requests > 0 || (pipeline?.statistics.requests ?? 0) > 0 else { return }
-                pipeline = nil
+                closePipeline()
                 try? FileManager.default.removeItem(atPath: scratch + "/device-\(device)")
                 device += 1
                 try replacePipeline()
@@ -361,8 +352,15 @@ public enum LiveReplay {
         /// A new process on this device's disk: the old pipeline goes first, so
         /// its disk cache lets go of the directory.
         private func replacePipeline() throws {
-            pipeline = nil
+            closePipeline()
             pipeline = try Self.makePipeline(options, memoryBytes, diskBytes, directory: scratch + "/device-\(device)", fetcher: fetcher)
+        }
+
+        /// The app's process ends: its disk tier saves its order and lets go of the directory now,
+        /// not when the pipeline's last reference goes (a finished fetch task's, a moment later).
+        private func closePipeline() {
+            pipeline?.diskCache?.close()
+            pipeline = nil
         }
 
         private func applyWithin(_ kind: RecordedWorkload.Event.Kind, to pipeline: ImagePipeline) {

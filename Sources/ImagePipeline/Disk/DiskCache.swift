@@ -88,7 +88,20 @@ public final class DiskCache: Sendable {
     }
 
     // A scheduled trim retains the cache, so none is pending here.
-    deinit {
+    deinit { close() }
+
+    /// Saves the access order and lets go of the directory's lock, so the next cache on it
+    /// (a relaunch's) opens at once and starts from that order; from then on reads miss and
+    /// writes fail. Call it once the cache's work is done: the last reference can go on
+    /// another thread a moment later (a finished task's), and deinit would close it only then.
+    /// Pending trims run first. Closing twice does nothing.
+    public func close() {
+        flushMaintenance()
+        let wasOpen = state.withLock { index in
+            defer { index.isClosed = true }
+            return !index.isClosed
+        }
+        guard wasOpen else { return }
         writeRecency()
         files.close(lockDescriptor)
     }
@@ -99,7 +112,7 @@ public final class DiskCache: Sendable {
     public func data(for key: String) -> Data? {
         let name = DiskFileName.of(key)
         let indexed = state.withLock { index in
-            let found = index.touch(name)
+            let found = !index.isClosed && index.touch(name)
             if !found { index.statistics.misses += 1 }
             return found
         }
@@ -134,7 +147,10 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func store(_ payload: Data, for key: String, kind: DiskEntryKind = .original) -> Bool {
         let name = DiskFileName.of(key)
-        let sequence = state.withLock { $0.nextSequence() }
+        guard let sequence = state.withLock({ $0.isClosed ? nil : $0.nextSequence() }) else {
+            configuration.logger.debug("disk cache closed: \(name) not stored")
+            return false
+        }
         let file = DiskEntryFormat.encode(payload, key: key, kind: kind, sequence: sequence)
         do {
             try write(file, as: name, sequence: sequence)
@@ -155,7 +171,7 @@ public final class DiskCache: Sendable {
     public func remove(_ key: String) {
         let name = DiskFileName.of(key)
         state.withLock { index in
-            guard index.remove(name) else { return }
+            guard !index.isClosed, index.remove(name) else { return }
             try? files.remove(path(name))
         }
     }
@@ -163,6 +179,7 @@ public final class DiskCache: Sendable {
     /// Deletes every entry.
     public func removeAll() {
         state.withLock { index in
+            guard !index.isClosed else { return }
             for name in index.removeAll() { try? files.remove(path(name)) }
         }
     }

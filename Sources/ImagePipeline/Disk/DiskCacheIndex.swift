@@ -10,6 +10,8 @@ extension DiskCache {
         var sequence: UInt64 = 0
         var statistics = DiskCacheStatistics()
         var trimScheduled = false
+        /// Set by `DiskCache.close()`: reads miss and writes fail from then on.
+        var isClosed = false
 
         /// Whether a trim should be scheduled now (at most one is pending).
         mutating func claimTrim() -> Bool {
