@@ -143,6 +143,23 @@ struct DiskCacheTests {
         #expect(next.data(for: "k1") == nil && next.data(for: "k2") == nil && next.data(for: "k3") == nil)
     }
 
+    @Test("the last reference can go in a trim, on the maintenance queue: the cache closes there without waiting on itself")
+    func lastReferenceInTrim() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = HeldRemovalFileSystem()
+        weak var closed: DiskCache?
+        do {
+            let cache = try open(byteLimit: 3 * entrySize("k0"), files: files)
+            for index in 0..<4 { cache.store(payload(index), for: "k\(index)") }  // over the limit: a trim
+            files.waitUntilHolding()  // the trim is inside its first removal, holding the cache
+            closed = cache
+        }
+        files.release()
+        for _ in 0..<10_000 where closed != nil { usleep(1_000) }
+        #expect(closed == nil, "the cache was never released: its end waited on the queue it ran on")
+        #expect(FileManager.default.fileExists(atPath: directory + "/.recency"))
+    }
+
     @Test("a second opener of the same directory gets a clear error")
     func advisoryLock() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -87,8 +87,9 @@ public final class DiskCache: Sendable {
         scheduleTrimIfNeeded()
     }
 
-    // A scheduled trim retains the cache, so none is pending here.
-    deinit { close() }
+    // A scheduled trim retains the cache, so none is pending here; and this may run on the
+    // maintenance queue (a trim's block letting go last), where waiting for it would deadlock.
+    deinit { closeIndexAndLock() }
 
     /// Saves the access order and lets go of the directory's lock, so the next cache on it
     /// (a relaunch's) opens at once and starts from that order; from then on reads miss and
@@ -97,6 +98,10 @@ public final class DiskCache: Sendable {
     /// Pending trims run first. Closing twice does nothing.
     public func close() {
         flushMaintenance()
+        closeIndexAndLock()
+    }
+
+    private func closeIndexAndLock() {
         let wasOpen = state.withLock { index in
             defer { index.isClosed = true }
             return !index.isClosed
