@@ -15,10 +15,12 @@ public final class FaultInjectingFileSystem: FileSystem {
         public var createError: Int32?
         /// Every n-th read or write (counted together) fails with EIO.
         public var failEveryNth: Int?
+        /// Runs before each removal, on the thread removing: a test can hold a removal there.
+        public var beforeRemove: (@Sendable (_ path: String) -> Void)?
 
         public init(
             maxBytesPerWrite: Int? = nil, writeError: Int32? = nil, readError: Int32? = nil, renameError: Int32? = nil,
-            createError: Int32? = nil, failEveryNth: Int? = nil
+            createError: Int32? = nil, failEveryNth: Int? = nil, beforeRemove: (@Sendable (_ path: String) -> Void)? = nil
         ) {
             self.maxBytesPerWrite = maxBytesPerWrite
             self.writeError = writeError
@@ -26,6 +28,7 @@ public final class FaultInjectingFileSystem: FileSystem {
             self.renameError = renameError
             self.createError = createError
             self.failEveryNth = failEveryNth
+            self.beforeRemove = beforeRemove
         }
     }
 
@@ -79,6 +82,9 @@ public final class FaultInjectingFileSystem: FileSystem {
         try real.rename(source, to: destination)
     }
 
-    public func remove(_ path: String) throws(FileSystemError) { try real.remove(path) }
+    public func remove(_ path: String) throws(FileSystemError) {
+        faults(countingIO: false).0.beforeRemove?(path)
+        try real.remove(path)
+    }
     public func lockExclusively(_ path: String) throws(FileSystemError) -> Int32 { try real.lockExclusively(path) }
 }

@@ -146,15 +146,23 @@ struct DiskCacheTests {
     @Test("the last reference can go in a trim, on the maintenance queue: the cache closes there without waiting on itself")
     func lastReferenceInTrim() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let files = HeldRemovalFileSystem()
+        // The first removal of an entry file waits until the test lets it go.
+        let holding = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0), first = Locked(true)
+        let files = FaultInjectingFileSystem(.init(beforeRemove: { path in
+            let name = (path as NSString).lastPathComponent
+            guard !name.hasPrefix("."), !name.hasSuffix(".tmp"),
+                  first.withLock({ isFirst in defer { isFirst = false }; return isFirst }) else { return }
+            holding.signal()
+            released.wait()
+        }))
         weak var closed: DiskCache?
         do {
             let cache = try open(byteLimit: 3 * entrySize("k0"), files: files)
             for index in 0..<4 { cache.store(payload(index), for: "k\(index)") }  // over the limit: a trim
-            files.waitUntilHolding()  // the trim is inside its first removal, holding the cache
+            holding.wait()  // the trim is inside its first removal, holding the cache
             closed = cache
         }
-        files.release()
+        released.signal()
         for _ in 0..<10_000 where closed != nil { usleep(1_000) }
         #expect(closed == nil, "the cache was never released: its end waited on the queue it ran on")
         #expect(FileManager.default.fileExists(atPath: directory + "/.recency"))
