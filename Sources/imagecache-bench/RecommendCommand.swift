@@ -1,14 +1,15 @@
 import ArgumentParser
 import Bench
 import CacheSimulation
+import Foundation
 
 struct RecommendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recommend",
         abstract: "Recommend cache settings for an app from its traces: memory size, key strategy, policy, per-entry cap, warning reaction and disk size, each with the figure behind it.",
         discussion: """
-            Memory is the knee of the memory curve up to the budget (the smallest size within 1 point of the budget's \
-            hit ratio); the key is the best that never shows another URL's picture; policy, per-entry cap and warning \
+            Memory is the knee of the memory curve (sizes doubling from 256KiB until everything fits; the knee is the \
+            smallest whose doubling adds under half a point of hits), capped by the budget; the key is the best that never shows another URL's picture; policy, per-entry cap and warning \
             reaction are the best at that size with the recorded warnings; disk is the knee of either tier's curve up to \
             --disk-budget. Prints the settings for this library, Nuke, Kingfisher and SDWebImage, and what each cannot express.
             """)
@@ -30,12 +31,19 @@ struct RecommendCommand: ParsableCommand {
     }
 
     func run() throws {
+        try output.claim(inputs: workloads.inputPaths)
         let loaded = try workloads.load()
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
-        let recommendation = SettingsRecommender.recommend(
-            loaded, memoryBudget: try Self.absolute(memoryBudget, "--memory-budget"),
-            diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") })
+        let recommendation: Recommendation
+        do {
+            recommendation = try SettingsRecommender.recommend(
+                loaded, memoryBudget: try Self.absolute(memoryBudget, "--memory-budget"),
+                diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") })
+        } catch let error as RecommendationError {
+            FileHandle.standardError.write(Data("recommend: no recommendation: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
         results.recommendation = recommendation
         output.show("recommended settings for \(recommendation.traces.joined(separator: ", "))", ReportTables.recommendation(recommendation))
         output.show("the curves (◀ the knee)", ReportTables.recommendationCurves(recommendation))

@@ -6,24 +6,50 @@ import ImagePipeline
 
 @Suite("recommend: settings from a workload's curves, each with its figure, and as code for four libraries")
 struct RecommendTests {
-    @Test("the knee is the smallest size within a point of the largest's hit ratio")
+    @Test("the knee is the smallest size whose doubling adds under half a point; sizes double until everything fits or the budget")
     func knee() {
-        let curve = [(1, 0.10), (2, 0.30), (4, 0.395), (8, 0.40), (16, 0.404)].map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1) }
+        let curve = [(1, 0.10), (2, 0.30), (4, 0.39), (8, 0.393), (16, 0.40)].map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1) }
         #expect(SettingsRecommender.knee(curve) == 4)
-        #expect(SettingsRecommender.knee(Array(curve.prefix(2))) == 2)
-        #expect(SettingsRecommender.sizes(upTo: 64 << 20).first == 1 << 20)  // 1/64 of 64 MiB
-        #expect(SettingsRecommender.sizes(upTo: 10 << 20) == [1 << 20, 1_310_720, 2_621_440, 3_932_160, 5 << 20, 7_864_320, 10 << 20])
+        #expect(SettingsRecommender.knee(Array(curve.prefix(2))) == 2)  // still climbing: the largest
+        #expect(SettingsRecommender.sizes(upTo: 64 << 20, footprint: 3 << 20) == [256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20])
+        #expect(SettingsRecommender.sizes(upTo: 1 << 40, footprint: 3 << 20) == SettingsRecommender.sizes(upTo: 64 << 20, footprint: 3 << 20))
+        #expect(SettingsRecommender.sizes(upTo: 1_500_000, footprint: 1 << 30) == [256 << 10, 512 << 10, 1 << 20, 1_500_000])
+        #expect(SettingsRecommender.sizes(upTo: 100_000, footprint: 1 << 30) == [100_000])
+    }
+
+    @Test("the recommendation follows the curve, not the budget: 64MB and 1TB give the same sizes on Vanilladin")
+    func budgetIndependent() throws {
+        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("vanilladin.jsonl.gz").path)
+        let small = try SettingsRecommender.recommend([workload], memoryBudget: 64_000_000, diskBudget: 1_000_000_000)
+        let huge = try SettingsRecommender.recommend([workload], memoryBudget: 1 << 40, diskBudget: 1 << 40)
+        #expect(small.memoryBytes == huge.memoryBytes && small.diskBytes == huge.diskBytes)
+        #expect(small.memoryBytes < 64_000_000)
+        #expect(huge.memoryCurve.count <= 20)  // doublings stop once everything fits
+    }
+
+    @Test("too little reuse is said, not answered with figures of nothing")
+    func tooLittleReuse() async throws {
+        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path)
+        #expect(throws: RecommendationError.self) { try SettingsRecommender.recommend([workload.prefix(1)], memoryBudget: 64 << 20, diskBudget: nil) }
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let output = try await BenchProcess.run(["recommend", trace, "--requests", "1", "--memory-budget", "64MB", "--no-files"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("1 request, of which 0 ask again for a URL"), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
     }
 
     @Test("on a dataset: each choice is the best measured, the knee holds, and the code carries the numbers", arguments: ["vanilladin", "mymarket"])
     func onDataset(_ name: String) throws {
         let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("\(name).jsonl.gz").path)
         let budget = 64 << 20
-        let r = SettingsRecommender.recommend([workload], memoryBudget: budget, diskBudget: 200_000_000)
-        #expect(r.memoryBytes <= budget && r.memoryCurve.last?.bytes == budget)
-        let kneeHit = try #require(r.memoryCurve.first { $0.bytes == r.memoryBytes }).hitRatio
-        #expect(kneeHit >= r.memoryCurve.last!.hitRatio - Recommendation.kneeTolerance)
-        #expect(r.memoryCurve.filter { $0.bytes < r.memoryBytes }.allSatisfy { $0.hitRatio < r.memoryCurve.last!.hitRatio - Recommendation.kneeTolerance })
+        let r = try SettingsRecommender.recommend([workload], memoryBudget: budget, diskBudget: 200_000_000)
+        #expect(r.memoryBytes <= budget)
+        let kneeIndex = try #require(r.memoryCurve.firstIndex { $0.bytes == r.memoryBytes })
+        let kneeHit = r.memoryCurve[kneeIndex].hitRatio
+        // Every doubling before the knee adds at least half a point; the one after it less.
+        let gains = zip(r.memoryCurve, r.memoryCurve.dropFirst()).map { $1.hitRatio - $0.hitRatio }
+        #expect(gains.prefix(kneeIndex).allSatisfy { $0 >= Recommendation.kneeGain })
+        #expect(kneeIndex == gains.count || gains[kneeIndex] < Recommendation.kneeGain)
         // The curve is the simulator's: its points are what a run at that size gives.
         let trace = workload.simulationTrace(strategy: CacheKeyStrategy(name: r.keyStrategy)!)
         let direct = CacheSimulator.run(trace, SimulationConfiguration(limits: CacheLimits(costLimit: r.memoryBytes), policy: .lru, warnings: .none))

@@ -9,7 +9,8 @@ public struct Recommendation: Codable, Sendable {
     public var requests: Int
     public var memoryBudgetBytes: Int
     public var diskBudgetBytes: Int?
-    /// The knee of the memory curve: the smallest size within `kneeTolerance` of the budget's hit ratio.
+    /// The knee of the memory curve: the smallest size whose doubling gains less than
+    /// `kneeGain` of requests in hits, or the budget when the curve still climbs there.
     public var memoryBytes: Int
     /// Memory hit ratio by size (the recommended key strategy, LRU, no disk, no warnings).
     public var memoryCurve: [CurvePoint]
@@ -52,22 +53,38 @@ public struct Recommendation: Codable, Sendable {
         public var because: String
     }
 
-    /// Points of hit ratio a smaller size may give up against the budget's and still be the knee.
-    public static let kneeTolerance = 0.01
+    /// The share of requests a doubling must still win in hits for the knee to lie beyond it: half a point.
+    public static let kneeGain = 0.005
+    /// The smallest size a curve starts at.
+    public static let smallestSize = 256 << 10
+}
+
+/// Why no setting can be recommended for these traces.
+public struct RecommendationError: Error, CustomStringConvertible, Equatable {
+    public let reason: String
+    public var description: String { reason }
 }
 
 public enum SettingsRecommender {
-    /// Shares of the budget the curves are measured at.
-    static let budgetShares: [Double] = [0.015625, 0.03125, 0.0625, 0.125, 0.25, 0.375, 0.5, 0.75, 1]
     static let entryCaps: [Double] = [0.02, 0.05, 0.1, 0.25, 0.5, 1]
     static let reactions = [
         WarningReaction(.purgeAll), WarningReaction(.trimToFraction(0.5)), WarningReaction(.trimToFraction(0.25)),
         WarningReaction(.trimIdle(seconds: 30)),
     ]
 
+    /// Requests that ask again for a URL their device asked for before: below this, a curve
+    /// has too few hits to place a knee.
+    public static let minimumRepeatRequests = 20
+
     public static func recommend(
         _ workloads: [RecordedWorkload], memoryBudget: Int, diskBudget: Int?, progress: ProgressLine = ProgressLine()
-    ) -> Recommendation {
+    ) throws(RecommendationError) -> Recommendation {
+        let requests = workloads.reduce(0) { $0 + $1.requests.count }
+        let repeats = repeatRequests(workloads)
+        guard repeats >= minimumRepeatRequests else {
+            throw RecommendationError(reason: "\(requests) request\(requests == 1 ? "" : "s"), of which \(repeats) ask again for a URL the same device asked for before: "
+                + "too little reuse to place any cache size (at least \(minimumRepeatRequests) are needed); record a longer session")
+        }
         let defaultCap = CacheLimits(costLimit: memoryBudget).maxEntryFraction
         // 1. Keys: those that never show another URL's picture, the best of them at the budget.
         let keyRuns = KeyComparison.run(workloads, strategies: CacheKeyStrategy.allStrategies, configuration: {
@@ -112,8 +129,8 @@ public enum SettingsRecommender {
             SimulationConfiguration(limits: CacheLimits(costLimit: bytes, maxEntryFraction: cap), policy: policy, warnings: .none)
         }
 
-        // 2. Memory: the knee of the curve up to the budget.
-        let memorySizes = sizes(upTo: memoryBudget)
+        // 2. Memory: the knee of the curve up to the budget, on doublings that stop once everything fits.
+        let memorySizes = sizes(upTo: memoryBudget, footprint: traces.map(\.memoryFootprint).max() ?? 0)
         let memoryCurve = zip(memorySizes, measure(memorySizes.map { ("\($0)", memoryOnly($0)) }, label: "memory curve"))
             .map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1.hitRatio) }
         let memory = knee(memoryCurve)
@@ -138,7 +155,7 @@ public enum SettingsRecommender {
         var diskCurve: [Recommendation.CurvePoint] = []
         var disk: Int?
         if let diskBudget {
-            let diskSizes = sizes(upTo: diskBudget)
+            let diskSizes = sizes(upTo: diskBudget, footprint: traces.map(\.diskFootprint).max() ?? 0)
             diskCurve = zip(diskSizes, measure(diskSizes.map { size in
                 var configuration = memoryOnly(memory, kind, cap: capFraction)
                 configuration.disk = .init(byteLimit: size, policy: ReplayDefaults.diskPolicy)
@@ -160,16 +177,39 @@ public enum SettingsRecommender {
         return recommendation
     }
 
-    /// The budget's shares, at least a megabyte each, without repeats.
-    static func sizes(upTo budget: Int) -> [Int] {
-        var seen = Set<Int>()
-        return budgetShares.map { max(Int((Double(budget) * $0).rounded()), min(budget, 1 << 20)) }.filter { seen.insert($0).inserted }
+    /// Doublings from `Recommendation.smallestSize`, up to the first that holds the whole
+    /// `footprint` (past it nothing changes) or the budget, whichever comes first; the budget
+    /// itself when it comes first. The same sizes for every budget past the footprint, so
+    /// the knee does not follow the budget.
+    static func sizes(upTo budget: Int, footprint: Int) -> [Int] {
+        var sizes: [Int] = []
+        var size = min(Recommendation.smallestSize, budget)
+        while size < budget {
+            sizes.append(size)
+            if size >= footprint { return sizes }
+            size *= 2
+        }
+        sizes.append(budget)
+        return sizes
     }
 
-    /// The smallest size whose hit ratio is within `kneeTolerance` of the largest size's.
+    /// The smallest size whose doubling (the next point) gains less than `kneeGain` of
+    /// requests in hits; the last size when every doubling still gains that much.
     static func knee(_ curve: [Recommendation.CurvePoint]) -> Int {
-        guard let top = curve.last else { return 0 }
-        return curve.first { $0.hitRatio >= top.hitRatio - Recommendation.kneeTolerance }?.bytes ?? top.bytes
+        for (point, next) in zip(curve, curve.dropFirst()) where next.hitRatio - point.hitRatio < Recommendation.kneeGain {
+            return point.bytes
+        }
+        return curve.last?.bytes ?? 0
+    }
+
+    /// Requests for a URL their session asked for before.
+    static func repeatRequests(_ workloads: [RecordedWorkload]) -> Int {
+        var repeats = 0
+        for workload in workloads {
+            var seen = Set<Int64>()
+            for request in workload.requests where !seen.insert(Int64(request.session) << 32 | Int64(request.url)).inserted { repeats += 1 }
+        }
+        return repeats
     }
 
     /// The candidate with the highest hit ratio; `preferred` when it is within 0.1 point of it.
@@ -198,8 +238,16 @@ public enum SettingsRecommender {
 
     static func reasons(_ r: Recommendation) -> [Recommendation.Reason] {
         func percent(_ value: Double) -> String { String(format: "%.2f%%", value * 100) }
-        let budgetHit = r.memoryCurve.last?.hitRatio ?? 0
         let kneeHit = r.memoryCurve.first { $0.bytes == r.memoryBytes }?.hitRatio ?? 0
+        func doubling(_ curve: [Recommendation.CurvePoint], at bytes: Int, budget: Int) -> String {
+            guard let index = curve.firstIndex(where: { $0.bytes == bytes }) else { return "" }
+            guard index + 1 < curve.count else {
+                return bytes >= budget ? "; the curve still climbs at the budget of \(ByteSize.format(budget)), which caps it" : "; everything fits at this size"
+            }
+            let next = curve[index + 1]
+            return "; \(ByteSize.format(next.bytes)) would add \(String(format: "%.2f", (next.hitRatio - curve[index].hitRatio) * 100)) point"
+                + " (the knee: the first doubling that adds under \(String(format: "%.1f", Recommendation.kneeGain * 100)) point)"
+        }
         let lru = r.policies.first { $0.name == EvictionPolicyKind.lru.description }
         let chosen = r.policies.first { $0.name == r.policy }
         let colliding = r.keyStrategies.filter { $0.wrongImages > 0 }.map { "\($0.name) \($0.wrongImages)" }
@@ -208,7 +256,7 @@ public enum SettingsRecommender {
         var reasons = [
             Recommendation.Reason(
                 setting: "memory", value: ByteSize.format(r.memoryBytes),
-                because: "\(percent(kneeHit)) of requests hit at this size, \(percent(budgetHit)) at the whole budget of \(ByteSize.format(r.memoryBudgetBytes)): within \(Int(Recommendation.kneeTolerance * 100)) point"),
+                because: "\(percent(kneeHit)) of requests hit at this size" + doubling(r.memoryCurve, at: r.memoryBytes, budget: r.memoryBudgetBytes)),
             Recommendation.Reason(
                 setting: "keys", value: r.keyStrategy,
                 because: "the best hit ratio (\(percent(r.keyStrategies.first { $0.name == r.keyStrategy }?.hitRatio ?? 0))) among keys of the whole URL and the box that never showed another URL's picture"
@@ -231,7 +279,7 @@ public enum SettingsRecommender {
             let kneeHit = r.diskCurve.first { $0.bytes == disk }?.hitRatio ?? 0
             reasons.append(.init(
                 setting: "disk", value: ByteSize.format(disk),
-                because: "\(percent(kneeHit)) of requests hit memory or disk at this size, \(percent(r.diskCurve.last?.hitRatio ?? 0)) at the budget of \(ByteSize.format(budget))"))
+                because: "\(percent(kneeHit)) of requests hit memory or disk at this size" + doubling(r.diskCurve, at: disk, budget: budget)))
         }
         return reasons
     }
