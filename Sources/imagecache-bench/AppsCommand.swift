@@ -25,6 +25,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try output.claim(inputs: workloads.inputPaths)
         let loaded = try workloads.load()
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)

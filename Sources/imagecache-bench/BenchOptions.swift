@@ -3,6 +3,8 @@ import Foundation
 import ImagePipeline
 import Bench
 import CacheSimulation
+import Synchronization
+import Workloads
 
 /// The traces a command runs on.
 struct WorkloadOptions: ParsableArguments {
@@ -25,6 +27,11 @@ struct WorkloadOptions: ParsableArguments {
 
     @Option(help: "Columns of a csv, tsv or txt trace, from 1: time=1,key=2,size=3 (key is required; without time, requests are a second apart; without size, every object weighs 1).")
     var columns: String?
+
+    @Option(help: ArgumentHelp(
+        "Pixels to assume for pictures of unknown size (WxH), as in a HAR exported without bodies.",
+        discussion: "Without it a recorded trace holding such pictures is refused: each would cost nothing in memory. `import har` estimates what it can (the URL's size parameters, the response's length); this fills the rest."))
+    var assumePixels: String?
 
     @Option(help: "The unit of a csv or tsv trace's time column: \(DelimitedTraceFormat.TimeUnit.allCases.map(\.rawValue).joined(separator: ", ")).")
     var timeUnit: DelimitedTraceFormat.TimeUnit = .s
@@ -49,26 +56,56 @@ struct WorkloadOptions: ParsableArguments {
         return format
     }
 
+    /// The files the command reads: those given, or the default datasets.
+    var inputPaths: [String] { traces.isEmpty ? ((try? Self.defaultDatasets()) ?? []) : traces }
+
+    /// The traces to read: those given (a pipe copied to a file first, see `InputSpool`), or the default datasets.
+    func readablePaths() throws -> [String] {
+        traces.isEmpty ? try Self.defaultDatasets() : try traces.map { path throws(TraceError) in try InputSpool.readable(path) }
+    }
+
     func load(progress: ProgressLine = ProgressLine()) throws -> [RecordedWorkload] {
-        let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
+        let paths = try readablePaths()
         return try paths.map { path in
             if try delimitedFormat(of: path) != nil || traceFormat == .icbt || traceFormat == .oracleGeneral {
                 throw ValidationError("\(path): this command reads recorded traces (.jsonl, .jsonl.gz); simulate, sweep and stats also read csv, tsv, txt, oracleGeneral and .icbt traces")
             }
             progress.update("reading \(path)")
-            let workload = try RecordedWorkload.load(path: path, allowsEmpty: allowEmpty)
+            let workload = try priced(RecordedWorkload.load(path: path, allowsEmpty: allowEmpty), path: path)
             return requests.map { workload.prefix($0) } ?? workload
         }
+    }
+
+    /// The workload with every picture's size known: pictures of unknown size take
+    /// --assume-pixels, or the trace is refused, naming the fix.
+    func priced(_ workload: RecordedWorkload, path: String) throws -> RecordedWorkload {
+        let unknown = workload.unknownSizeRequests
+        guard unknown > 0 else { return workload }
+        guard let (width, height) = try assumedPixels() else {
+            throw ValidationError("\(path): \(unknown) of \(workload.requests.count) image requests have no known size (a HAR exported without bodies, lengths or size parameters), so each would cost nothing in memory; give --assume-pixels WxH (say 1200x800), or export the HAR with its contents")
+        }
+        return workload.assumingPixels(width: width, height: height)
+    }
+
+    /// --assume-pixels as width and height.
+    func assumedPixels() throws -> (Int, Int)? {
+        guard let assumePixels else { return nil }
+        let parts = assumePixels.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+              (1...ImageRequestEvent.maximumPixels).contains(width), (1...ImageRequestEvent.maximumPixels).contains(height) else {
+            throw ValidationError("--assume-pixels is WxH, each side from 1 to \(ImageRequestEvent.maximumPixels) pixels (1200x800), not '\(assumePixels)'")
+        }
+        return (width, height)
     }
 
     /// Recorded traces; binary `.icbt` simulation traces (keys already interned) and
     /// libCacheSim `.oracleGeneral` traces as they are.
     func loadInputs(progress: ProgressLine = ProgressLine()) throws -> [SimulationMatrix.Input] {
-        let paths = traces.isEmpty ? try Self.defaultDatasets() : traces
+        let paths = try readablePaths()
         return try paths.map { path in
             progress.update("reading \(path)")
             if let plain = try plainTrace(path) { return .plain(name: URL(fileURLWithPath: path).lastPathComponent, plain) }
-            let workload = try RecordedWorkload.load(path: path, allowsEmpty: allowEmpty)
+            let workload = try priced(RecordedWorkload.load(path: path, allowsEmpty: allowEmpty), path: path)
             return .recorded(requests.map { workload.prefix($0) } ?? workload)
         }
     }
@@ -98,7 +135,10 @@ struct WorkloadOptions: ParsableArguments {
 
     func validate() throws {
         if let requests { try OptionCheck.count(requests, "--requests", atLeast: 1) }
-        if let columns { _ = try DelimitedTraceFormat.libCacheSimCSV.with(columns: columns) }
+        _ = try assumedPixels()
+        if let columns {
+            do { _ = try DelimitedTraceFormat.libCacheSimCSV.with(columns: columns) } catch { throw ValidationError(error.description) }
+        }
     }
 }
 
@@ -159,7 +199,7 @@ struct CacheOptions: ParsableArguments {
         matrix.honoursInvalidations = !ignoreInvalidations
         matrix.inFlight = inFlight
         matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
-        guard case .fraction(let share) = try Self.size(maxEntry), share <= 1 else {
+        guard case .fraction(let share) = try Self.size(maxEntry, option: "--max-entry"), share <= 1 else {
             throw ValidationError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
         }
         matrix.maxEntryFraction = share
@@ -172,8 +212,10 @@ struct CacheOptions: ParsableArguments {
         return items
     }
 
-    static func size(_ text: String) throws -> ByteSize {
-        do { return try ByteSize(parsing: text) } catch { throw ValidationError(error.description) }
+    static func size(_ text: String) throws -> ByteSize { try size(text, option: "--memory") }
+
+    static func size(_ text: String, option: String) throws -> ByteSize {
+        do { return try ByteSize(parsing: text) } catch { throw ValidationError("\(option): \(error.description)") }
     }
 
     static func diskPolicy(_ text: String) throws -> DiskCachePolicy {
@@ -185,7 +227,7 @@ struct CacheOptions: ParsableArguments {
 
     /// A disk size, or nil for `none` (no disk tier).
     static func diskSize(_ text: String) throws -> ByteSize? {
-        text.lowercased() == "none" ? nil : try size(text)
+        text.lowercased() == "none" ? nil : try size(text, option: "--disk")
     }
 
     static func policies(_ text: String) throws -> [EvictionPolicyKind] {
@@ -216,7 +258,7 @@ struct CacheOptions: ParsableArguments {
     }
 
     static func warningSource(_ text: String) throws -> SimulationConfiguration.WarningSource {
-        do { return try SimulationConfiguration.WarningSource(parsing: text) } catch { throw ValidationError(error.description) }
+        do { return try SimulationConfiguration.WarningSource(parsing: text) } catch { throw ValidationError("--warnings: \(error.description)") }
     }
 }
 
@@ -241,8 +283,22 @@ struct OutputOptions: ParsableArguments {
     func validate() throws {
         if json, markdown { throw ValidationError("--json and --markdown both choose what is printed; give one") }
         if noFiles, output != nil { throw ValidationError("--no-files and --output contradict each other; give one") }
+    }
+
+    /// The folder this process claimed for its results.
+    private static let claimed = Mutex<ResultsFolder?>(nil)
+    /// What the run reads, recorded with its hashes in the results.
+    private static let inputs = Mutex<[String]>([])
+
+    /// Claims the results folder before any work (unless --no-files): refused when it is
+    /// or holds one of `inputs`, when another run is writing into it, or when it holds
+    /// other files.
+    func claim(inputs: [String]) throws {
+        Self.inputs.withLock { $0 = inputs }
         guard !noFiles else { return }
-        do { try ResultsWriter.prepare(directory) } catch { throw ValidationError("--output \(error)") }
+        let folder: ResultsFolder
+        do { folder = try ResultsFolder(claiming: directory, inputs: inputs) } catch { throw ValidationError("--output \(error)") }
+        Self.claimed.withLock { $0 = folder }
     }
 
     /// Prints a table in the chosen form.
@@ -255,11 +311,14 @@ struct OutputOptions: ParsableArguments {
     func finish(_ results: BenchResults) throws {
         var results = results
         results.deriveFigures()
+        if results.inputs == nil { results.inputs = InputFile.describe(Self.inputs.withLock { $0 }) }
         if json {
             print(try jsonText(results))
         }
         guard !noFiles else { return }
-        let (files, notes) = try ResultsWriter.write(results, to: directory)
+        if Self.claimed.withLock({ $0 == nil }) { try claim(inputs: []) }
+        guard let folder = Self.claimed.withLock({ $0 }) else { return }
+        let (files, notes) = try ResultsWriter.write(results, to: folder)
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         if !json { print("results: \(directory)/ (\(files.joined(separator: ", ")))") }
     }

@@ -20,6 +20,7 @@ struct FidelityCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        try output.claim(inputs: workloads.inputPaths + [targets])
         if let measure {
             let measured = try FidelityTargets.measure(realData: measure, command: commandLine)
             try jsonText(measured).appending("\n").write(toFile: targets, atomically: true, encoding: .utf8)

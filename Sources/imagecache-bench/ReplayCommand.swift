@@ -47,6 +47,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try output.claim(inputs: workloads.inputPaths)
         let loaded = try workloads.load()
         var options = LiveReplayOptions()
         options.speed = speed

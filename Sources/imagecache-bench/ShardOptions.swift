@@ -2,15 +2,27 @@ import ArgumentParser
 import Bench
 import Foundation
 
-extension Shard: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument) }
+extension Shard {
+    /// `i/n`, with the reason when it is not one.
+    static func parse(_ text: String) throws -> Shard {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
+            throw ValidationError("--shard is i/n, part i of n (1/4 … 4/4), not '\(text)'")
+        }
+        guard count >= 1, count <= 1_000_000 else { throw ValidationError("--shard \(text): n, the number of parts, is from 1 to 1000000") }
+        guard let shard = Shard(index: index, count: count) else {
+            throw ValidationError("--shard \(text): i, the part, is from 1 to n (\(count))")
+        }
+        return shard
+    }
 }
 
 /// `--shard i/n`: one part of a run, to spread it over machines; `merge` combines the parts.
 struct ShardOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Run only part i of n of this run's units (1/4 … 4/4), for machines or jobs working at once; `merge` combines the parts' folders.",
-        discussion: "simulate's units are its (trace, key strategy, memory size) groups, sweep's its (trace, size) points, suite's its datasets; part i takes a contiguous range, so merged results equal the unsharded run's exactly."))
+        discussion: "simulate's units are its (trace, key strategy, memory size) groups, sweep's its (trace, size) points, suite's its datasets; part i takes a contiguous range, so merged results equal the unsharded run's exactly."),
+        transform: Shard.parse)
     var shard: Shard?
 
     /// Marks the results as this shard's, with the command all the shards run together.
@@ -19,9 +31,16 @@ struct ShardOptions: ParsableArguments {
         results.shard = ShardRecord(shard, command: Self.commandWithoutShard)
     }
 
-    /// Names must tell the traces apart for merged sections to be told apart.
-    func check(traceNames: [String]) throws {
-        guard shard != nil else { return }
+    /// Names must tell the traces apart for merged sections to be told apart. A part with
+    /// no units (a run of 3 units in 4 parts) still runs, so `merge` finds every part,
+    /// and says so rather than writing empty results without a word.
+    func check(traceNames: [String], units: Int, unitName: String) throws {
+        guard let shard else { return }
+        let owned = shard.units(of: units)
+        if owned.isEmpty {
+            FileHandle.standardError.write(Data(("shard \(shard): this run has \(units) unit\(units == 1 ? "" : "s") (\(unitName)) for \(shard.count) parts, "
+                + "and this part has none of them: its results are empty (merge still wants them; at most \(units) parts give every part work)\n").utf8))
+        }
         var seen = Set<String>()
         if let repeated = traceNames.first(where: { !seen.insert($0).inserted }) {
             throw ValidationError("--shard: two traces are named \(repeated); give traces distinct file names")
@@ -55,6 +74,7 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        try output.claim(inputs: parts)
         let loaded = try parts.map { part -> (source: String, results: BenchResults) in
             var isFolder: ObjCBool = false
             let file = FileManager.default.fileExists(atPath: part, isDirectory: &isFolder) && isFolder.boolValue ? part + "/results.json" : part

@@ -25,9 +25,10 @@ struct SimulateCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        try output.claim(inputs: workloads.inputPaths)
         var matrix = try cache.matrix()
         let inputs = try libcachesim ? libCacheSimInputs(strategies: matrix.strategies) : workloads.loadInputs()
-        try sharding.check(traceNames: inputs.map(\.name))
+        try sharding.check(traceNames: inputs.map(\.name), units: matrix.unitCount(inputs), unitName: "(trace, key strategy, memory size) groups")
         matrix.shard = sharding.shard
         if libcachesim {
             matrix.maxEntryFraction = 1
@@ -57,7 +58,7 @@ struct SimulateCommand: ParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("icb-libcachesim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let paths = workloads.traces.isEmpty ? try WorkloadOptions.defaultDatasets() : workloads.traces
+        let paths = try workloads.readablePaths()
         let exported = try paths.map { path -> String in
             guard !OracleGeneralTrace.isOracleGeneral(path), try workloads.delimitedFormat(of: path) == nil,
                   workloads.traceFormat == nil || workloads.traceFormat == .jsonl else { return path }
@@ -91,6 +92,7 @@ struct KeysCommand: ParsableCommand {
     }
 
     func run() throws {
+        try output.claim(inputs: workloads.inputPaths)
         let loaded = try workloads.load()
         var matrix = SimulationMatrix()
         matrix.memorySizes = [try CacheOptions.size(memory)]
@@ -130,15 +132,17 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        try output.claim(inputs: workloads.inputPaths)
         let inputs = try workloads.loadInputs()
-        try sharding.check(traceNames: inputs.map(\.name))
+        let sizes = try CacheOptions.list(memory).map(CacheOptions.size)
+        try sharding.check(traceNames: inputs.map(\.name), units: inputs.count * sizes.count, unitName: "(trace, memory size) points")
         guard let strategy = try CacheOptions.strategies(keys).first else { return }
         var results = BenchResults(command: commandLine)
         results.datasets = inputs.compactMap {
             if case .recorded(let workload) = $0 { workload.summary } else { nil }
         }
         results.sweeps = MissRatioSweep.run(
-            inputs, strategy: strategy, policies: try CacheOptions.policies(policy), sizes: try CacheOptions.list(memory).map(CacheOptions.size),
+            inputs, strategy: strategy, policies: try CacheOptions.policies(policy), sizes: sizes,
             shard: sharding.shard, sample: sample, sampleAdjustment: sampleAdjustment, bounds: !noBounds)
         output.show(
             sample.map {
@@ -165,6 +169,7 @@ struct MemwarnCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        try output.claim(inputs: workloads.inputPaths)
         let loaded = try workloads.load()
         var matrix = SimulationMatrix()
         matrix.policies = try CacheOptions.policies(policy)

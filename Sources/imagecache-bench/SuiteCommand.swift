@@ -19,8 +19,9 @@ struct SuiteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try output.claim(inputs: workloads.inputPaths)
         let loaded = try workloads.load()
-        try sharding.check(traceNames: loaded.map(\.name))
+        try sharding.check(traceNames: loaded.map(\.name), units: loaded.count, unitName: "datasets")
         var suite = BenchSuite()
         suite.shard = sharding.shard
         if noReplay {

@@ -33,7 +33,7 @@ struct SynthCommand: ParsableCommand {
         let spec = SynthesisSpec(
             seed: seed, width: width, height: height, format: EncodedFormat(format, quality: quality), orientation: orientation, hasAlpha: alpha)
         let data = try ImageSynthesizer.image(spec)
-        try data.write(to: URL(fileURLWithPath: output))
+        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
         print("wrote \(data.count) bytes to \(output)")
     }
 }

@@ -52,7 +52,7 @@ struct ThumbnailCommand: ParsableCommand {
             }
             if let output {
                 let encoded = try image.encoded(as: .jpeg(quality: 75))
-                try encoded.write(to: URL(fileURLWithPath: output))
+                try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
                 encodedBytes = encoded.count
             }
             times.append((ContinuousClock.now - start).milliseconds)

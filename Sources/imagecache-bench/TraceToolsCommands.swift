@@ -19,9 +19,19 @@ struct ImportCommand: ParsableCommand {
         @Flag(help: "Write the trace even when the HAR holds no image or JSON response (refused otherwise).") var allowEmpty = false
 
         func run() throws {
+            try OutputFile.refuseOverwriting(output, inputs: [file])
             let summary = try HARImporter.importFile(
                 file, to: output, generator: "imagecache-bench import har \(file)", allowsEmpty: allowEmpty)
             print("wrote \(output): \(summary.images) image requests and \(summary.apiPages) API pages from \(summary.entries) entries (\(summary.skipped) others skipped)")
+            let estimated = summary.estimated.values.reduce(0, +)
+            if estimated > 0 || summary.unknownSizes > 0 {
+                let ways = [(ImageRequestEvent.SizeEstimate.url, "size parameters in the URL"), (.contentLength, "the response's length at the format's typical bytes per pixel")]
+                    .compactMap { estimate, how in summary.estimated[estimate].map { "\($0) from \(how)" } }
+                print("sizes: the HAR holds no body for \(estimated + summary.unknownSizes) of \(summary.images) images; estimated \(estimated)"
+                    + (ways.isEmpty ? "" : " (\(ways.joined(separator: ", ")))")
+                    + (summary.unknownSizes > 0 ? "; \(summary.unknownSizes) unknown (commands that price memory ask for --assume-pixels WxH)" : "")
+                    + ". Export the HAR with contents for exact sizes.")
+            }
         }
     }
 
@@ -60,6 +70,7 @@ struct ExportCommand: ParsableCommand {
         var export = LibCacheSimExport(strategy: strategy, layout: layout)
         export.scopeToSession = !shared
         export.allowsEmpty = allowEmpty
+        try OutputFile.refuseOverwriting(output, inputs: [trace])
         let summary = try export.export(trace, to: output)
         print("wrote \(output): \(summary.requests) requests (\(layout.rawValue), keys \(strategy))")
         if let notCarried = summary.notCarried {
@@ -93,7 +104,7 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         var seen = Set<String>()
-        let paths = workloads.traces.isEmpty ? try WorkloadOptions.defaultDatasets() : workloads.traces
+        let paths = try workloads.readablePaths()
         let all = try paths.filter { seen.insert($0).inserted }.map { path -> (path: String, entry: Entry) in
             if let plain = try workloads.plainTrace(path) { return (path, .plain(plain.plainStatistics)) }
             return (path, .recorded(try TraceStatistics.of(path: path, allowsEmpty: workloads.allowEmpty)))

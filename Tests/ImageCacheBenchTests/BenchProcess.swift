@@ -21,8 +21,9 @@ struct BenchProcess {
     /// Runs the executable to completion. The waiting happens on a thread of
     /// its own: on a 2-core machine the cooperative pool has two threads, and
     /// blocking one for seconds stalls every other test.
-    static func run(_ arguments: [String]) async throws -> Output {
-        try await offPool { try runBlocking(arguments) }
+    /// `executable`: another program to run (a shell that sets limits, say) instead of the bench.
+    static func run(_ arguments: [String], executable: String? = nil) async throws -> Output {
+        try await offPool { try runBlocking(arguments, executable: executable) }
     }
 
     /// Runs blocking work on a dedicated thread and resumes with its result.
@@ -32,9 +33,9 @@ struct BenchProcess {
         }
     }
 
-    private static func runBlocking(_ arguments: [String]) throws -> Output {
+    private static func runBlocking(_ arguments: [String], executable program: String?) throws -> Output {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program.map { URL(fileURLWithPath: $0) } ?? executable
         process.arguments = arguments
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout

@@ -45,7 +45,7 @@ final class ImportExportTests {
             """
         let input = try write(har, "in.har"), output = temporary("out.jsonl")
         let summary = try HARImporter.importFile(input, to: output, generator: "test")
-        #expect(summary == HARImporter.Summary(entries: 6, images: 3, apiPages: 1, skipped: 2))
+        #expect(summary == HARImporter.Summary(entries: 6, images: 3, apiPages: 1, skipped: 2, estimated: [.contentLength: 2]))
         var reader = try TraceReader(path: output)
         let events = try reader.readAll()
         #expect(events.map(\.time) == [0, 0, 500, 1750, 2500])
@@ -54,8 +54,52 @@ final class ImportExportTests {
             Issue.record("expected three image events"); return
         }
         #expect((png.width, png.height, png.format, png.bytes) == (1, 1, "png", Data(base64Encoded: Self.pixelPNG)!.count))
-        #expect((jpeg.width, jpeg.bytes, jpeg.format, jpeg.fetchMilliseconds) == (0, 5000, "jpeg", 42))
+        // No body: 5,000 bytes of JPEG at 0.25 bytes a pixel, square.
+        #expect((jpeg.width, jpeg.height, jpeg.bytes, jpeg.format, jpeg.fetchMilliseconds) == (141, 141, 5000, "jpeg", 42))
+        #expect(jpeg.sizeEstimate == .contentLength && png.sizeEstimate == nil)
         #expect(jpeg.content == again.content && jpeg.content != png.content)
+    }
+
+    @Test("HAR without bodies: sizes from the URL's parameters, else the length (or its header), else unknown; never a made-up 0 cost")
+    func harWithoutBodies() throws {
+        let noSize = """
+            {"startedDateTime":"2024-05-01T10:00:05Z","time":3,"request":{"method":"GET","url":"https://e.example/none.webp"},
+             "response":{"status":200,"bodySize":-1,"content":{"size":-1,"mimeType":"image/webp"}}}
+            """
+        let header = """
+            {"startedDateTime":"2024-05-01T10:00:06Z","time":3,"request":{"method":"GET","url":"https://e.example/h.png"},
+             "response":{"status":200,"bodySize":-1,"headers":[{"name":"Content-Length","value":"40000"}],"content":{"size":-1,"mimeType":"image/png"}}}
+            """
+        let har = """
+            {"log":{"version":"1.2","entries":[
+            \(entry("https://images.example/photo-1?w=400&h=300&fit=crop", start: "2024-05-01T10:00:00Z", mime: "image/jpeg", size: 50_000)),
+            \(entry("https://images.example/photo-2?width=640", start: "2024-05-01T10:00:01Z", mime: "image/jpeg", size: 50_000)),
+            \(entry("https://cdn.example/covers/200x290/9788.jpg", start: "2024-05-01T10:00:02Z", mime: "image/jpeg", size: 50_000)),
+            \(entry("https://cdn.example/plain.webp", start: "2024-05-01T10:00:03Z", mime: "image/webp", size: 17_000)),
+            \(noSize), \(header)
+            ]}}
+            """
+        let input = try write(har, "nobodies.har"), output = temporary("nobodies.jsonl")
+        let summary = try HARImporter.importFile(input, to: output, generator: "test")
+        #expect(summary.estimated == [.url: 3, .contentLength: 2] && summary.unknownSizes == 1)
+        var reader = try TraceReader(path: output)
+        let images = try reader.readAll().compactMap { if case .image(let image) = $0.kind { image } else { nil } }
+        #expect(images.map { "\($0.width)x\($0.height)" } == ["400x300", "640x640", "200x290", "316x316", "0x0", "200x200"])
+        #expect(images.map(\.sizeEstimate) == [.url, .url, .url, .contentLength, nil, .contentLength])
+        #expect(images.map(\.bytes) == [50_000, 50_000, 50_000, 17_000, 0, 40_000])
+    }
+
+    @Test("a trace's size estimate reads back, and an unknown one is refused by name")
+    func sizeEstimateField() throws {
+        let line = #"{"image":{"boxHeight":1,"boxWidth":1,"bytes":1,"content":1,"format":"jpeg","height":1,"id":1,"priority":"visible","scale":1,"sizeEstimate":"%@","url":"u","width":1},"t":0,"type":"image"}"#
+        for estimate in ImageRequestEvent.SizeEstimate.allCases {
+            let event = try Array(line.replacingOccurrences(of: "%@", with: estimate.rawValue).utf8).withUnsafeBufferPointer { try TraceLineDecoder.event(from: $0) }
+            guard case .image(let image) = event.kind else { Issue.record("not an image"); continue }
+            #expect(image.sizeEstimate == estimate)
+        }
+        #expect(throws: JSONLineError.self) {
+            try Array(line.replacingOccurrences(of: "%@", with: "guessed").utf8).withUnsafeBufferPointer { try TraceLineDecoder.event(from: $0) }
+        }
     }
 
     @Test("HAR: a bad field is named by its path")

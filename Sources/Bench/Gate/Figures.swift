@@ -53,6 +53,33 @@ extension BenchResults {
     }
 }
 
+extension Figure {
+    /// The values this figure can take: a ratio lies in [0, 1], a count, a size or a
+    /// speed is at least 0; anything else only has to be finite.
+    public var validRange: ClosedRange<Double> {
+        let name = id.split(separator: "/").last.map(String.init) ?? id
+        if name.hasSuffix("Ratio") || name.hasSuffix("HitRatio") { return 0...1 }
+        let counts: Set<String> = [
+            "bytesDownloaded", "wrongImages", "staleImages", "unusableFileNames", "unansweredRequests", "duplicateDownloads",
+            "originBytes", "peakMemoryBytes", "requestsPerSecond", "p99Milliseconds", "peakResidentBytes",
+        ]
+        return counts.contains(name) ? 0...Double.greatestFiniteMagnitude : -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+    }
+}
+
+extension BenchResults {
+    /// Refuses a figure that is not finite, lies outside what it can be (a ratio of 1.5, a
+    /// count of -3), or appears twice; `source` names the file in the message.
+    public func checkFigures(source: String) throws(GateError) {
+        var seen = Set<String>()
+        for figure in figures {
+            guard figure.value.isFinite else { throw .nonFinite(source, id: figure.id, value: figure.value) }
+            guard figure.validRange.contains(figure.value) else { throw .outOfRange(source, id: figure.id, value: figure.value, range: figure.validRange) }
+            guard seen.insert(figure.id).inserted else { throw .duplicateFigure(source, id: figure.id) }
+        }
+    }
+}
+
 extension BenchResults {
     /// Drops the sections, keeping what a baseline needs: the figures, sorted by name.
     public mutating func keepOnlyFigures() {

@@ -113,11 +113,7 @@ public enum Gate {
             guard results.schema == BenchResults.currentSchema else {
                 throw GateError.schema(path, found: results.schema)
             }
-            var seen = Set<String>()
-            for figure in results.figures {
-                guard figure.value.isFinite else { throw GateError.nonFinite(path, id: figure.id, value: figure.value) }
-                guard seen.insert(figure.id).inserted else { throw GateError.duplicateFigure(path, id: figure.id) }
-            }
+            try results.checkFigures(source: path)
             return results
         } catch let error as GateError {
             throw error
@@ -133,6 +129,7 @@ public enum GateError: Error, CustomStringConvertible {
     case schema(String, found: Int)
     case nonFinite(String, id: String, value: Double)
     case duplicateFigure(String, id: String)
+    case outOfRange(String, id: String, value: Double, range: ClosedRange<Double>)
     case differentRuns(baseline: String, current: String, missing: Int)
 
     public var description: String {
@@ -143,6 +140,9 @@ public enum GateError: Error, CustomStringConvertible {
             "\(path): results schema \(found), this build writes \(BenchResults.currentSchema); record a new baseline"
         case .nonFinite(let path, let id, let value): "\(path): figure \(id) is \(value), not a number gate can judge"
         case .duplicateFigure(let path, let id): "\(path): figure \(id) appears more than once"
+        case .outOfRange(let path, let id, let value, let range):
+            "\(path): figure \(id) is \(Gate.Finding.format(value)), outside what it can be ("
+                + (range.upperBound == 1 ? "a ratio from 0 to 1" : "a count or size, at least 0") + "): a damaged or edited results file"
         case .differentRuns(let baseline, let current, let missing):
             "the baseline was made by `\(baseline)`, this run by `\(current)`; \(missing) of the baseline's figures "
                 + "are not in this run. Gate a run of the baseline's command, or pass --shared-figures-only to compare the figures both have"

@@ -13,6 +13,8 @@ public struct BenchResults: Codable, Sendable {
     /// The tool's version and commit; absent in files written before it was recorded.
     public var tool: ToolProvenance?
     public var machine: Machine
+    /// The files the run read, with their contents' hashes; absent in files written before they were recorded.
+    public var inputs: [InputFile]?
     /// Set when the run was one shard of a larger one (`--shard`); absent otherwise.
     public var shard: ShardRecord?
     public var datasets: [DatasetSummary] = []

@@ -11,10 +11,16 @@ public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
 
     public struct ParseError: Error, CustomStringConvertible {
         public let text: String
+        /// What is wrong, when it is more than the form.
+        public var reason: String?
         public var description: String {
-            "\"\(text)\" is not a size: write a number with a unit (64MB, 1.5GiB, 800KiB, 4096B) or a share of the working set (10%)"
+            "\"\(text)\" is not a size: " + (reason.map { $0 + "; " } ?? "")
+                + "write a number with a unit (64MB, 1.5GiB, 800KiB, 4096B) or a share of the working set (10%)"
         }
     }
+
+    /// The largest size taken: 4 EiB, far beyond any cache and clear of overflow in sums of sizes.
+    public static let largest = 1 << 62
 
     private static let units: [(String, Double)] = [
         ("kib", 1024), ("mib", 1_048_576), ("gib", 1_073_741_824), ("tib", 1_099_511_627_776),
@@ -24,14 +30,21 @@ public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
     public init(parsing text: String) throws(ParseError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         if trimmed.hasSuffix("%") {
-            guard let percent = Double(trimmed.dropLast()), percent > 0, percent.isFinite else { throw ParseError(text: text) }
+            guard let percent = Double(trimmed.dropLast()), percent.isFinite else { throw ParseError(text: text) }
+            guard percent > 0 else { throw ParseError(text: text, reason: "a share must be above 0%") }
             self = .fraction(percent / 100)
             return
         }
-        guard let unit = Self.units.first(where: { trimmed.hasSuffix($0.0) }) else { throw ParseError(text: text) }
+        let suffix = String(trimmed.drop { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == " " })
+        guard let unit = Self.units.first(where: { $0.0 == suffix }) else {
+            throw ParseError(text: text, reason: suffix.isEmpty ? "no unit" : "unknown unit \"\(suffix)\" (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)")
+        }
         let number = String(trimmed.dropLast(unit.0.count))
-        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite,
-              value * unit.1 < 9e18 else { throw ParseError(text: text) }
+        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite else { throw ParseError(text: text) }
+        guard value > 0 else { throw ParseError(text: text, reason: "a size must be above 0 (for no disk tier, write none)") }
+        guard value * unit.1 <= Double(Self.largest) else {
+            throw ParseError(text: text, reason: "larger than the largest size taken, 4EiB (\(Self.largest)B)")
+        }
         self = .bytes(Int((value * unit.1).rounded()))
     }
 

@@ -34,6 +34,17 @@ public enum ShardMerge {
                 throw MergeError(reason: "\(part.source) was made by \(part.results.tool?.commit ?? "an unknown commit"), \(first.source) by \(first.results.tool?.commit ?? "an unknown commit"): the shards of one run need one build")
             }
         }
+        for part in parts {
+            // The figures a part's sections give, as the merged run will derive them.
+            var derived = part.results
+            derived.deriveFigures()
+            do { try derived.checkFigures(source: part.source) } catch { throw MergeError(reason: error.description) }
+            for input in part.results.inputs ?? [] {
+                guard let other = first.results.inputs?.first(where: { $0.path == input.path }), other.sha256 != input.sha256 else { continue }
+                throw MergeError(reason: "\(input.path) changed between the shards: \(part.source) read \(input.bytes) bytes (SHA-256 \(input.sha256.prefix(12))…), "
+                    + "\(first.source) \(other.bytes) bytes (\(other.sha256.prefix(12))…); run every shard on the same files")
+            }
+        }
         let indices = records.map(\.index)
         if let repeated = Dictionary(grouping: indices, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw MergeError(reason: "shard \(repeated)/\(count) is given twice")
@@ -45,6 +56,7 @@ public enum ShardMerge {
         var merged = BenchResults(command: command)
         merged.tool = first.results.tool
         merged.machine = first.results.machine
+        merged.inputs = first.results.inputs
         var seen = Set<String>()
         for (_, part) in zip(records, parts).sorted(by: { $0.0.index < $1.0.index }).map(\.1) {
             merged.datasets += part.datasets.filter { seen.insert($0.name).inserted }

@@ -46,6 +46,13 @@ public struct SimulationMatrix: Sendable {
         }
     }
 
+    /// How many units a shard of this matrix divides: one per (trace, key strategy, memory size).
+    public func unitCount(_ inputs: [Input]) -> Int {
+        inputs.reduce(0) { total, input in
+            if case .plain = input { total + memorySizes.count } else { total + strategies.count * memorySizes.count }
+        }
+    }
+
     public func run(_ inputs: [Input], progress: ProgressLine = ProgressLine()) -> [SimulationRow] {
         struct Cell: Sendable {
             let trace: Int, strategy: Int, memory: Int, disk: Int, policy: Int, reaction: Int

@@ -53,6 +53,30 @@ public struct RecordedWorkload: Sendable {
         }
     }
 
+    /// Image requests whose picture's size the recording did not know (0×0: a HAR without
+    /// bodies, lengths or size parameters). Their memory cost would be 0.
+    public var unknownSizeRequests: Int { requests.reduce(0) { $0 + ($1.width == 0 || $1.height == 0 ? 1 : 0) } }
+
+    /// The workload with every picture of unknown size taken as `width`×`height` pixels,
+    /// shown whole (its box that size at scale 1, as a HAR import's boxes are).
+    public func assumingPixels(width: Int, height: Int) -> RecordedWorkload {
+        var workload = self
+        let box = ThumbnailRequest(width: width, height: height, scale: 1)
+        var boxID: Int32?
+        for index in workload.requests.indices where workload.requests[index].width == 0 || workload.requests[index].height == 0 {
+            workload.requests[index].width = Int32(width)
+            workload.requests[index].height = Int32(height)
+            if workload.boxes[Int(workload.requests[index].box)].width == 0 || workload.boxes[Int(workload.requests[index].box)].height == 0 {
+                if boxID == nil {
+                    boxID = workload.boxes.firstIndex(of: box).map(Int32.init) ?? Int32(workload.boxes.count)
+                    if boxID == Int32(workload.boxes.count) { workload.boxes.append(box) }
+                }
+                workload.requests[index].box = boxID!
+            }
+        }
+        return workload
+    }
+
     /// Gap on the workload clock between one session's last event and the next session.
     static let sessionGap: UInt64 = 3_600 * 1_000_000_000
 

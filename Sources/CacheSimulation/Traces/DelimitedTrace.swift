@@ -25,6 +25,9 @@ public struct DelimitedTraceFormat: Sendable, Equatable, CustomStringConvertible
     public var time: Int?
     public var size: Int?
     public var timeUnit: TimeUnit
+    /// Whether the columns were given (`--columns`); otherwise a header that names them
+    /// (`obj_size,time,obj_id`) places them, and positions apply only without one.
+    public var columnsGiven = false
 
     public init(delimiter: UInt8?, key: Int, time: Int? = nil, size: Int? = nil, timeUnit: TimeUnit = .s) {
         self.delimiter = delimiter
@@ -56,12 +59,14 @@ public struct DelimitedTraceFormat: Sendable, Equatable, CustomStringConvertible
         format.size = nil
         var key: Int?
         var used: Set<Int> = []
+        var named: Set<String> = []
         for item in mapping.split(separator: ",") {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, let column = Int(parts[1]), column >= 1, column <= 1_000 else {
                 throw .badMapping("\(item) is not name=column (a column is a number from 1)")
             }
             guard used.insert(column).inserted else { throw .badMapping("column \(column) is named twice") }
+            guard named.insert(parts[0]).inserted else { throw .badMapping("\(parts[0]) is given twice; give each of key, time, size once") }
             switch parts[0] {
             case "key": key = column
             case "time": format.time = column
@@ -71,6 +76,7 @@ public struct DelimitedTraceFormat: Sendable, Equatable, CustomStringConvertible
         }
         guard let key else { throw .badMapping("\(mapping) names no key column (key=N)") }
         format.key = key
+        format.columnsGiven = true
         if format.delimiter == nil, max(key, format.time ?? 1, format.size ?? 1) > 1 {
             format.delimiter = UInt8(ascii: ",")
         }
@@ -98,22 +104,65 @@ public enum DelimitedTraceError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Reads a delimited text trace as a plain simulation trace. A first line whose time or
-/// size field is not a number is a header and skipped. Fields may be quoted ("a,b", with
-/// "" for a quote). A key that is a whole number is its own fingerprint, as in
+extension DelimitedTraceFormat {
+    /// Header names of each column, as traces name them (compared without case).
+    static let keyNames: Set<String> = ["obj_id", "object_id", "objid", "obj", "object", "key", "id", "url"]
+    static let timeNames: Set<String> = ["time", "timestamp", "ts", "clock_time", "t"]
+    static let sizeNames: Set<String> = ["obj_size", "object_size", "size", "bytes", "size_bytes"]
+
+    /// The columns a header line names, or nil when none of its names is one of ours.
+    /// A header that names columns but no key is refused: its key would be a guess.
+    func placed(byHeader names: [String], path: String, line: Int) throws(TraceError) -> DelimitedTraceFormat? {
+        let lowered = names.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        func column(_ known: Set<String>) -> Int? { lowered.firstIndex(where: known.contains).map { $0 + 1 } }
+        let key = column(Self.keyNames), time = column(Self.timeNames), size = column(Self.sizeNames)
+        guard key != nil || time != nil || size != nil else { return nil }
+        guard let key else {
+            throw .malformed(file: path, line: line, reason: "the header names columns (\(names.joined(separator: ","))) but none is the key "
+                + "(\(Self.keyNames.sorted().joined(separator: ", "))); name it so, or give --columns key=N")
+        }
+        var format = self
+        format.key = key
+        format.time = time
+        format.size = size
+        return format
+    }
+}
+
+/// Reads a delimited text trace as a plain simulation trace. Lines starting with `#` are
+/// comments. A first line that names its columns (`obj_size,time,obj_id`) places them
+/// unless `--columns` did; a first line whose time or size field is not a number is
+/// otherwise a header and skipped. Fields may be quoted ("a,b", with "" for a quote). A key that is a whole number is its own fingerprint, as in
 /// `OracleGeneralTrace`, so a sketch hashes what libCacheSim hashes; other keys are
 /// fingerprinted by their bytes. Gzip-compressed files are read as they are.
 public enum DelimitedTrace {
-    public static func read(_ path: String, format: DelimitedTraceFormat, objects: Bool = false,
+    public static func read(_ path: String, format given: DelimitedTraceFormat, objects: Bool = false,
                             allowsEmpty: Bool = false) throws(TraceError) -> SimulationTrace {
         let lines = try LineReader(path: path)
         var trace = SimulationTrace()
         var numericSlots: [UInt64: Slot] = [:]
         var textSlots: [String: Slot] = [:]
         var requests = 0
-        let wanted = max(format.key, format.time ?? 0, format.size ?? 0)
+        var format = given
+        var wanted = max(format.key, format.time ?? 0, format.size ?? 0)
+        var first = true
         while let number = try lines.next() {
-            let record: Record? = try lines.withLine { line throws(TraceError) in
+            let isComment = lines.withLine { line in line.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "#") }
+            if isComment { continue }
+            if first, !format.columnsGiven, let delimiter = format.delimiter {
+                let names = try lines.withLine { line throws(TraceError) in
+                    try split(line, delimiter, wanted: 1_000, path: path, line: number).map { $0.text(in: line) }
+                }
+                if let placed = try format.placed(byHeader: names, path: path, line: number) {
+                    format = placed
+                    wanted = max(format.key, format.time ?? 0, format.size ?? 0)
+                    first = false
+                    continue
+                }
+            }
+            let isFirst = first
+            first = false
+            let record: Record? = try lines.withLine { [format, wanted] line throws(TraceError) in
                 let fields = try split(line, format.delimiter, wanted: wanted, path: path, line: number)
                 func field(_ column: Int) throws(TraceError) -> Field {
                     guard column <= fields.count else {
@@ -123,7 +172,7 @@ public enum DelimitedTrace {
                 }
                 let time = try format.time.map { column throws(TraceError) in try field(column) }
                 let size = try format.size.map { column throws(TraceError) in try field(column) }
-                if number == 1, (time.map { !$0.isNumber(in: line) } ?? false) || (size.map { !$0.isNumber(in: line) } ?? false) {
+                if isFirst, (time.map { !$0.isNumber(in: line) } ?? false) || (size.map { !$0.isNumber(in: line) } ?? false) {
                     return nil  // a header
                 }
                 let key = try field(format.key)

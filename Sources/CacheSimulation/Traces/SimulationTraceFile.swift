@@ -1,4 +1,5 @@
 import ImagePipeline
+import Workloads
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -37,8 +38,23 @@ public enum SimulationTraceFile {
 
     public static func write(_ trace: SimulationTrace, to path: String) throws(FileError) {
         precondition(!trace.hasDetails, "the binary form holds plain traces")
-        guard let file = fopen(path, "wb") else { throw .io(path: path, reason: "cannot open for writing") }
-        defer { fclose(file) }
+        let output = OutputFile(path)
+        guard let file = fopen(output.writingPath, "wb") else { throw .io(path: path, reason: "cannot open for writing") }
+        do {
+            try writeContents(of: trace, to: file, path: path)
+        } catch {
+            fclose(file)
+            output.discard()
+            throw error
+        }
+        guard fclose(file) == 0 else {
+            output.discard()
+            throw .io(path: path, reason: "write failed (\(String(cString: strerror(errno)).lowercased()))")
+        }
+        do { try output.commit() } catch { throw .io(path: path, reason: error.description) }
+    }
+
+    private static func writeContents(of trace: SimulationTrace, to file: UnsafeMutablePointer<FILE>, path: String) throws(FileError) {
         func put<T>(_ values: [T]) throws(FileError) {
             let written = values.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
             guard written == values.count * MemoryLayout<T>.stride else { throw .io(path: path, reason: "write failed") }

@@ -7,13 +7,18 @@ import ImagePipeline
 /// becomes an image request with its size and fetch time, every JSON response
 /// an API page. With bodies in the HAR, the content id is a hash of the bytes
 /// and the dimensions are read from the image header; without them the
-/// content id is a hash of the URL (one URL, one picture) and the size unknown (0).
+/// content id is a hash of the URL (one URL, one picture) and the size is
+/// estimated (`ImageSizeEstimate`: the URL's size parameters, else the length),
+/// marked as estimated, or left unknown (0×0) when nothing tells it.
 public enum HARImporter {
     public struct Summary: Sendable, Equatable {
         public var entries = 0
         public var images = 0
         public var apiPages = 0
         public var skipped = 0
+        /// Images whose size was estimated, by how; and those whose size is unknown.
+        public var estimated: [ImageRequestEvent.SizeEstimate: Int] = [:]
+        public var unknownSizes = 0
     }
 
     /// Writes the trace; a HAR with no image or JSON response is refused unless `allowsEmpty`.
@@ -35,7 +40,10 @@ public enum HARImporter {
         summary.entries = events.entries
         for event in events.events {
             switch event.kind {
-            case .image: summary.images += 1
+            case .image(let image):
+                summary.images += 1
+                if let estimate = image.sizeEstimate { summary.estimated[estimate, default: 0] += 1 }
+                if image.width == 0 || image.height == 0 { summary.unknownSizes += 1 }
             case .api: summary.apiPages += 1
             default: break
             }
@@ -81,13 +89,19 @@ public enum HARImporter {
             guard mime.hasPrefix("image/") else { continue }
             let body = try Self.body(content)
             var size = try content.optional("size").map(Self.byteCount) ?? -1
-            if size < 0 { size = try response.optional("bodySize").map(Self.byteCount) ?? 0 }
+            if size < 0 { size = try response.optional("bodySize").map(Self.byteCount) ?? -1 }
+            if size < 0 { size = try Self.contentLength(response) ?? 0 }
             var width = 0, height = 0
+            var estimate: ImageRequestEvent.SizeEstimate?
             var format = String(mime.dropFirst("image/".count).prefix { $0 != ";" })
             if format == "jpg" { format = "jpeg" }
             if let body, let header = try? Thumbnailer().header(of: body) {
                 (width, height, format) = (header.width, header.height, header.format.rawValue)
                 size = body.count
+            } else if let fromURL = ImageSizeEstimate.fromURL(url) {
+                (width, height, estimate) = (fromURL.width, fromURL.height, .url)
+            } else if let fromLength = ImageSizeEstimate.fromLength(size, format: format) {
+                (width, height, estimate) = (fromLength.width, fromLength.height, .contentLength)
             }
             nextID += 1
             // HAR's total time; -1 means unknown. Anything not a plausible duration is an error,
@@ -102,7 +116,7 @@ public enum HARImporter {
             timed.append((start, .image(ImageRequestEvent(
                 id: nextID, url: url, content: body.map(contentID) ?? contentID(Data(url.utf8)), bytes: max(size, 0),
                 width: width, height: height, format: format, boxWidth: width, boxHeight: height, scale: 1,
-                priority: .visible, fetchMilliseconds: milliseconds)), date))
+                priority: .visible, fetchMilliseconds: milliseconds, sizeEstimate: estimate)), date))
         }
         let first = timed.map(\.start).min() ?? 0
         if let late = timed.first(where: { $0.start - first > Double(TraceEvent.maximumTime) }) {
@@ -112,6 +126,17 @@ public enum HARImporter {
             .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
             .map { TraceEvent(time: Int(($0.element.start - first).rounded()), $0.element.event) }
         return (events, entries.count)
+    }
+
+    /// The response's `Content-Length` header, when it has one.
+    private static func contentLength(_ response: JSONNode) throws(ImportError) -> Int? {
+        guard let headers = try response.optional("headers")?.array() else { return nil }
+        for header in headers where try header.optional("name")?.string().lowercased() == "content-length" {
+            guard let value = try header.optional("value").map({ (node) throws(ImportError) in try node.string() }),
+                  let length = Int(value.trimmingCharacters(in: .whitespaces)), length >= 0 else { continue }
+            return min(length, ImageRequestEvent.maximumBytes)
+        }
+        return nil
     }
 
     /// Milliseconds since 1970 of an ISO 8601 date with optional fractional seconds.

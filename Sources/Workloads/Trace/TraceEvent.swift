@@ -45,8 +45,21 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
     public var priority: Priority
     /// How long the recorded fetch took, when the recording knows (HAR imports).
     public var fetchMilliseconds: Int?
+    /// Where `width` and `height` came from when the recording did not hold the image
+    /// (a HAR without bodies); absent when they were read from the image itself.
+    public var sizeEstimate: SizeEstimate?
 
     public enum Priority: String, Codable, Sendable { case visible, prefetch }
+
+    /// How a picture's size was estimated without its bytes.
+    public enum SizeEstimate: String, Codable, Sendable, CaseIterable {
+        /// Width and height parameters in the URL (`w=400&h=300`, `/400x300/`).
+        case url
+        /// The response's length at the format's typical bytes per pixel, square.
+        case contentLength = "content-length"
+        /// A size the user gave for pictures of unknown size (`--assume-pixels`).
+        case assumed
+    }
 
     /// The largest values a request may carry: beyond them no real image or screen
     /// exists, and arithmetic downstream (costs, fitted sizes) could overflow.
@@ -73,7 +86,8 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
     }
 
     public init(id: Int, url: String, content: UInt64, bytes: Int, width: Int, height: Int, format: String, alpha: Bool? = nil,
-                boxWidth: Int, boxHeight: Int, scale: Double, priority: Priority, fetchMilliseconds: Int? = nil) {
+                boxWidth: Int, boxHeight: Int, scale: Double, priority: Priority, fetchMilliseconds: Int? = nil,
+                sizeEstimate: SizeEstimate? = nil) {
         self.id = id
         self.url = url
         self.content = content
@@ -87,6 +101,7 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
         self.scale = scale
         self.priority = priority
         self.fetchMilliseconds = fetchMilliseconds
+        self.sizeEstimate = sizeEstimate
     }
 }
 

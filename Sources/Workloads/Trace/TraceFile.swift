@@ -207,10 +207,14 @@ public final class LineReader {
 
 /// Writes a trace: the header, then one event per line, buffered.
 /// A path ending in `.gz` is written gzip-compressed (deterministically: no
-/// name or time in the gzip header).
+/// name or time in the gzip header). The trace appears at `path` only when
+/// `close()` has written all of it (see `OutputFile`): a writer dropped before
+/// then, or a process killed, leaves nothing that reads as a whole trace.
 public final class TraceWriter {
     public let path: String
+    private let output: OutputFile
     private let file: gzFile
+    private var closed = false
     private var pending = Data()
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -220,11 +224,18 @@ public final class TraceWriter {
 
     public init(path: String, header: TraceHeader) throws(TraceError) {
         self.path = path
-        guard let file = gzopen(path, path.hasSuffix(".gz") ? "wb9" : "wbT") else {
-            throw .io(file: path, reason: "cannot create")
+        output = OutputFile(path)
+        guard let file = gzopen(output.writingPath, path.hasSuffix(".gz") ? "wb9" : "wbT") else {
+            throw .io(file: path, reason: "cannot create (\(String(cString: strerror(errno)).lowercased()))")
         }
         self.file = file
         try write(header)
+    }
+
+    deinit {
+        guard !closed else { return }
+        gzclose(file)
+        output.discard()
     }
 
     public func append(_ event: TraceEvent) throws(TraceError) {
@@ -235,7 +246,12 @@ public final class TraceWriter {
     /// Writes what is buffered and closes the file.
     public func close() throws(TraceError) {
         try flush()
-        guard gzclose(file) == Z_OK else { throw .io(file: path, reason: "could not finish writing") }
+        closed = true
+        guard gzclose(file) == Z_OK else {
+            output.discard()
+            throw .io(file: path, reason: "could not finish writing (disk full?)")
+        }
+        try output.commit()
     }
 
     private func write(_ value: some Encodable) throws(TraceError) {

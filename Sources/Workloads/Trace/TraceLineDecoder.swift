@@ -6,11 +6,11 @@ enum TraceLineDecoder {
     private enum EventField: Int { case id, image, level, offline, session, t, type, url }
     private static let eventFields = FieldNames(["id", "image", "level", "offline", "session", "t", "type", "url"])
     private enum ImageField: Int {
-        case alpha, boxHeight, boxWidth, bytes, content, fetchMilliseconds, format, height, id, priority, scale, url, width
+        case alpha, boxHeight, boxWidth, bytes, content, fetchMilliseconds, format, height, id, priority, scale, sizeEstimate, url, width
     }
     private static let imageFields = FieldNames([
         "alpha", "boxHeight", "boxWidth", "bytes", "content", "fetchMilliseconds", "format", "height", "id", "priority", "scale",
-        "url", "width",
+        "sizeEstimate", "url", "width",
     ])
 
     static func event(from line: UnsafeBufferPointer<UInt8>) throws(JSONLineError) -> TraceEvent {
@@ -73,6 +73,15 @@ enum TraceLineDecoder {
             let text = try scanner.string(in: priority, at: "image.priority")
             throw JSONLineError(reason: "image.priority: \"\(text)\" is neither visible nor prefetch")
         }
+        func sizeEstimate() throws(JSONLineError) -> ImageRequestEvent.SizeEstimate? {
+            guard let span = optional(.sizeEstimate) else { return nil }
+            let text = try scanner.string(in: span, at: "image.sizeEstimate")
+            guard let estimate = ImageRequestEvent.SizeEstimate(rawValue: text) else {
+                let known = ImageRequestEvent.SizeEstimate.allCases.map(\.rawValue).joined(separator: ", ")
+                throw JSONLineError(reason: "image.sizeEstimate: \"\(text)\" is not one of \(known)")
+            }
+            return estimate
+        }
         let image = ImageRequestEvent(
             id: try scanner.integer(in: span(.id), at: "image.id"),
             url: try scanner.string(in: span(.url), at: "image.url"),
@@ -88,7 +97,8 @@ enum TraceLineDecoder {
             priority: try priority(),
             fetchMilliseconds: try optional(.fetchMilliseconds).map { span throws(JSONLineError) in
                 try scanner.integer(in: span, at: "image.fetchMilliseconds")
-            })
+            },
+            sizeEstimate: try sizeEstimate())
         if let problem = image.outOfRange { throw JSONLineError(reason: "image: \(problem)") }
         return image
     }

@@ -1,0 +1,179 @@
+import Foundation
+import ImagePipeline
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A results folder one run owns. Claimed before any work: it must not be, or hold, a
+/// file the run reads; a second run into it is refused while the first holds its lock;
+/// a folder of other files is refused rather than mixed into. Published after the work:
+/// every file is written whole under a staging folder inside it, then renamed into
+/// place with `results.json` last, so a folder holding `results.json` is one run's,
+/// whole; an earlier run's files are replaced only once the new ones are all written.
+public final class ResultsFolder: Sendable {
+    public let path: String
+    private let fileSystem: any FileSystem
+    /// Held until the process ends (the kernel lets go of it however the process ends).
+    private let lockDescriptor: Int32
+
+    /// The lock a run holds on its folder; beside the results, not one of them.
+    static let lockName = ".lock"
+    /// Files being written before they are published.
+    static let stagingPrefix = ".incoming-"
+    /// The kinds of file a run writes at the top of its folder.
+    static let writtenExtensions: Set<String> = ["json", "md", "csv", "svg", "dat", "gp"]
+
+    /// Why a results folder cannot be used or written, in one sentence naming the file.
+    public struct FolderError: Error, CustomStringConvertible, Equatable {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Claims `directory` for this run, which reads `inputs` (files or folders).
+    public init(claiming directory: String, inputs: [String], fileSystem: any FileSystem = PosixFileSystem()) throws(FolderError) {
+        path = directory
+        self.fileSystem = fileSystem
+        try Self.checkPlace(directory, inputs: inputs)
+        do {
+            lockDescriptor = try fileSystem.lockExclusively(directory + "/" + Self.lockName)
+        } catch {
+            guard error.code == EWOULDBLOCK else { throw FolderError(path: directory, reason: Self.plain(error)) }
+            let holder = (try? fileSystem.read(directory + "/" + Self.lockName)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let pid = holder.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw FolderError(
+                path: directory,
+                reason: "another run is writing its results here (process \(pid.isEmpty ? "unknown" : pid)); give another --output or wait for it")
+        }
+        let pid = Data("\(getpid())\n".utf8)
+        _ = ftruncate(lockDescriptor, 0)
+        _ = pid.withUnsafeBytes { pwrite(lockDescriptor, $0.baseAddress, $0.count, 0) }
+        // We hold the lock, so staging folders here are a killed run's.
+        for name in (try? fileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(Self.stagingPrefix) {
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
+        let names = ((try? fileSystem.contentsOfDirectory(directory)) ?? []).filter { !Self.isOurs($0) }
+        if !names.isEmpty, !names.contains("results.json") {
+            throw FolderError(path: directory, reason: "the folder holds other files; give a new or empty folder, or an earlier run's")
+        }
+    }
+
+    deinit { fileSystem.close(lockDescriptor) }
+
+    /// Names this tool keeps beside the results: the lock and staging folders.
+    static func isOurs(_ name: String) -> Bool { name == lockName || name.hasPrefix(stagingPrefix) }
+
+    /// A folder to write into: created if missing, writable, not inside a file, and
+    /// neither one of the inputs nor holding one.
+    static func checkPlace(_ directory: String, inputs: [String]) throws(FolderError) {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: directory, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw FolderError(path: directory, reason: "a file, not a folder") }
+        } else {
+            var ancestor = (directory as NSString).deletingLastPathComponent
+            while !ancestor.isEmpty, ancestor != "/", !manager.fileExists(atPath: ancestor, isDirectory: &isFolder) {
+                ancestor = (ancestor as NSString).deletingLastPathComponent
+            }
+            if !ancestor.isEmpty, manager.fileExists(atPath: ancestor, isDirectory: &isFolder), !isFolder.boolValue {
+                throw FolderError(path: directory, reason: "inside a file (\(ancestor) is a file)")
+            }
+            do {
+                try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw FolderError(path: directory, reason: "cannot create the folder (\(plain(error)))")
+            }
+        }
+        guard manager.isWritableFile(atPath: directory) else { throw FolderError(path: directory, reason: "the folder is not writable") }
+        let folder = canonical(directory)
+        for input in inputs {
+            let resolved = canonical(input)
+            if resolved == folder {
+                throw FolderError(path: directory, reason: "is an input of this run (\(input)); write the results to another folder")
+            }
+            if resolved.hasPrefix(folder + "/") {
+                throw FolderError(path: directory, reason: "holds an input of this run (\(input)); write the results to another folder")
+            }
+        }
+    }
+
+    /// The path with symbolic links, `.` and `..` resolved; as given when it cannot be.
+    static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return (path as NSString).standardizingPath }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Writes `files` (name and contents, in order) and the files `extra` writes into the
+    /// staging folder, then publishes them: `results.json`, when among them, last. On any
+    /// failure the staging folder is removed and the folder is as it was.
+    public func publish(_ files: [(name: String, contents: Data)], extra: (_ staging: String) throws -> [String] = { _ in [] })
+        throws(FolderError) -> [String]
+    {
+        let staging = path + "/" + Self.stagingPrefix + "\(getpid())"
+        try? FileManager.default.removeItem(atPath: staging)
+        do { try fileSystem.makeDirectory(staging) } catch { throw FolderError(path: staging, reason: Self.plain(error)) }
+        var written: [String] = []
+        do throws(FolderError) {
+            for file in files {
+                try write(file.contents, to: staging + "/" + file.name, shownAs: path + "/" + file.name)
+                written.append(file.name)
+            }
+            do { written += try extra(staging) } catch let error as FolderError { throw error } catch {
+                throw FolderError(path: path, reason: Self.plain(error))
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
+        }
+        // Every new file is whole: the earlier run's results.json goes first, so a cut-off
+        // publish never leaves a folder that reads as one whole run.
+        let earlier = ((try? fileSystem.contentsOfDirectory(path)) ?? []).filter {
+            !Self.isOurs($0) && Self.writtenExtensions.contains(($0 as NSString).pathExtension)
+        }
+        do {
+            if earlier.contains("results.json") { try fileSystem.remove(path + "/results.json") }
+            let ordered = written.filter { $0 != "results.json" } + written.filter { $0 == "results.json" }
+            for name in ordered { try fileSystem.rename(staging + "/" + name, to: path + "/" + name) }
+            for name in earlier where !written.contains(name) { try fileSystem.remove(path + "/" + name) }
+            try fileSystem.synchronizeDirectory(path)
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw FolderError(path: path, reason: Self.plain(error))
+        }
+        try? FileManager.default.removeItem(atPath: staging)
+        return written
+    }
+
+    /// One whole file, made durable before it is renamed into place.
+    private func write(_ contents: Data, to file: String, shownAs shown: String) throws(FolderError) {
+        let descriptor: Int32
+        do { descriptor = try fileSystem.create(file) } catch { throw FolderError(path: shown, reason: Self.plain(error)) }
+        defer { fileSystem.close(descriptor) }
+        let failure: FileSystemError? = contents.withUnsafeBytes { all in
+            var offset = 0
+            while offset < all.count {
+                let count: Int
+                do throws(FileSystemError) { count = try fileSystem.write(descriptor, UnsafeRawBufferPointer(rebasing: all[offset...])) } catch { return error }
+                guard count > 0 else { return FileSystemError("write", file, code: EIO) }
+                offset += count
+            }
+            do throws(FileSystemError) { try fileSystem.synchronize(descriptor) } catch { return error }
+            return nil
+        }
+        if let failure { throw FolderError(path: shown, reason: "cannot write: " + Self.plain(failure)) }
+    }
+
+    /// An error as a plain clause: the system's words for an errno, not a framework's dump.
+    static func plain(_ error: any Error) -> String {
+        if let failure = error as? FileSystemError { return String(cString: strerror(failure.code)).lowercased() }
+        if let failure = error as? FolderError { return failure.description }
+        let bridged = error as NSError
+        if let underlying = bridged.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code))).lowercased()
+        }
+        if bridged.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(bridged.code))).lowercased() }
+        if bridged.domain == NSCocoaErrorDomain, bridged.code == CocoaError.fileWriteOutOfSpace.rawValue { return "no space left on device" }
+        return bridged.localizedDescription
+    }
+}
