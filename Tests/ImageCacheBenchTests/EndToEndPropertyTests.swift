@@ -31,15 +31,23 @@ struct EndToEndPropertyTests {
         #expect(outcomes.accepted > 0 && outcomes.refused > 0, "accepted \(outcomes.accepted), refused \(outcomes.refused)")
     }
 
-    @Test("mutated HAR files import to a trace every command takes, or end in a typed error, never a trap")
+    @Test("mutated HAR files, with and without bodies, sizes or URLs in one spelling, import to a trace every command takes, or end in a typed error; the HAR is never touched and a refused import leaves no trace")
     func mutatedHAR() throws {
-        let entries = (0..<6).map { index in
-            """
-            {"startedDateTime":"2024-05-01T10:00:0\(index).250Z","time":\(40 + index),"request":{"method":"GET","url":"https://h\(index % 3).example/p/\(index % 4).jpg?w=\(index)"},\
-            "response":{"status":200,"bodySize":\(1_000 * (index + 1)),"content":{"size":\(1_000 * (index + 1)),"mimeType":"image/jpeg"}}}
-            """
+        // Sizes known, lengths only (-1 elsewhere), or nothing at all; URLs in other spellings of one resource.
+        let spellings = ["https://h0.example/p/caf%C3%A9.jpg", "https://H0.example:443/p/./caf%c3%a9.jpg", "https://h1.example/p/%7Euser/1.jpg?w=120",
+                         "https://h1.example/p/~user/1.jpg?w=120", "https://h2.example/p/caf\u{E9}.jpg", "https://h2.example/p/cafe\u{301}.jpg"]
+        func seed(sizes: Int) -> String {
+            let entries = (0..<6).map { index in
+                let size = sizes == 0 ? 1_000 * (index + 1) : -1
+                let headers = sizes == 1 ? #","headers":[{"name":"Content-Length","value":"\#(2_000 * (index + 1))"}]"# : ""
+                return """
+                    {"startedDateTime":"2024-05-01T10:00:0\(index).250Z","time":\(40 + index),"request":{"method":"GET","url":"\(spellings[index])"},\
+                    "response":{"status":200,"bodySize":\(size)\(headers),"content":{"size":\(size),"mimeType":"image/jpeg"}}}
+                    """
+            }
+            return #"{"log":{"version":"1.2","entries":["# + entries.joined(separator: ",") + "]}}"
         }
-        let seed = #"{"log":{"version":"1.2","entries":["# + entries.joined(separator: ",") + "]}}"
+        let seeds = (0..<3).map(seed(sizes:))
         var generator = SplitMix64(seed: 29)
         var outcomes = Outcomes()
         for index in 0..<Self.cases {
@@ -48,14 +56,16 @@ struct EndToEndPropertyTests {
                 try? FileManager.default.removeItem(atPath: har)
                 try? FileManager.default.removeItem(atPath: trace)
             }
-            try Data(Mutator.mutateJSON(seed, &generator).utf8).write(to: URL(fileURLWithPath: har))
+            let input = Data(Mutator.mutateJSON(seeds[index % seeds.count], &generator).utf8)
+            try input.write(to: URL(fileURLWithPath: har))
+            defer { if FileManager.default.contents(atPath: har) != input { outcomes.failures.append("\(har): the import changed its input") } }
             do {
                 _ = try HARImporter.importFile(har, to: trace, generator: "property test")
             } catch let error as ImportError {
-                outcomes.record(har, .refused("\(error)"))
+                outcomes.record(har, FileManager.default.fileExists(atPath: trace) ? .untyped("refused, yet wrote \(trace)") : .refused("\(error)"))
                 continue
             } catch let error as TraceError {
-                outcomes.record(har, .refused("\(error)"))
+                outcomes.record(har, FileManager.default.fileExists(atPath: trace) ? .untyped("refused, yet wrote \(trace)") : .refused("\(error)"))
                 continue
             } catch {
                 outcomes.record(har, .untyped("\(type(of: error)): \(error)"))
@@ -65,6 +75,90 @@ struct EndToEndPropertyTests {
         }
         #expect(outcomes.failures.isEmpty, "\(outcomes.failures.prefix(5))")
         #expect(outcomes.accepted > 0 && outcomes.refused > 0, "accepted \(outcomes.accepted), refused \(outcomes.refused)")
+    }
+
+    @Test("mutated CSVs with their columns named in another order, comments and stray lines read as the same requests or end in a typed error at file:line")
+    func mutatedCSV() throws {
+        let rows = (0..<40).map { (time: $0, key: ($0 * 7) % 11, size: 100 + $0 % 5) }
+        let canonical = "time,obj_id,obj_size\n" + rows.map { "\($0.time),\($0.key),\($0.size)" }.joined(separator: "\n") + "\n"
+        let orders: [[Int]] = [[0, 1, 2], [2, 0, 1], [1, 2, 0], [2, 1, 0]]
+        let names = ["time", "obj_id", "obj_size"]
+        func layout(_ order: [Int]) -> String {
+            "# columns in another order\n" + order.map { names[$0] }.joined(separator: ",") + "\n"
+                + rows.map { row in order.map { [String(row.time), String(row.key), String(row.size)][$0] }.joined(separator: ",") }.joined(separator: "\n") + "\n"
+        }
+        let expectedPath = Self.temporary("canonical.csv")
+        defer { try? FileManager.default.removeItem(atPath: expectedPath) }
+        try Data(canonical.utf8).write(to: URL(fileURLWithPath: expectedPath))
+        let expected = try DelimitedTrace.read(expectedPath, format: .libCacheSimCSV)
+        var generator = SplitMix64(seed: 41)
+        var outcomes = Outcomes()
+        for index in 0..<Self.cases {
+            let path = Self.temporary("in-\(index).csv")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let text = layout(orders[index % orders.count])
+            // Every fifth file is left whole: it must read as the canonical one does.
+            let mutated = index % 5 == 0 ? text : Mutator.mutateLines(text, &generator)
+            try Data(mutated.utf8).write(to: URL(fileURLWithPath: path))
+            do {
+                let trace = try DelimitedTrace.read(path, format: .libCacheSimCSV)
+                if index % 5 == 0, trace.fingerprints != expected.fingerprints || trace.costs != expected.costs || trace.times != expected.times {
+                    outcomes.record(path, .untyped("columns in order \(orders[index % orders.count]) read as other requests"))
+                } else {
+                    outcomes.record(path, .accepted)
+                }
+            } catch {
+                outcomes.record(path, error.description.hasPrefix(path) ? .refused(error.description) : .untyped("does not name the file: \(error)"))
+            }
+        }
+        #expect(outcomes.failures.isEmpty, "\(outcomes.failures.prefix(5))")
+        #expect(outcomes.accepted > 0 && outcomes.refused > 0, "accepted \(outcomes.accepted), refused \(outcomes.refused)")
+    }
+
+    @Test("imports and runs killed midway leave no output that reads as whole, and their inputs as they were")
+    func killedMidway() async throws {
+        let folder = Self.temporary("killed")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let entries = (0..<20_000).map { index in
+            #"{"startedDateTime":"2024-05-01T10:\#(String(format: "%02d", index / 1000 % 60)):\#(String(format: "%02d", index / 10 % 60)).\#(String(format: "%03d", index % 1000))Z","time":5,"request":{"url":"https://k.example/\#(index % 500).jpg"},"response":{"status":200,"bodySize":5000,"content":{"size":5000,"mimeType":"image/jpeg"}}}"#
+        }
+        let har = folder + "/big.har"
+        let input = Data((#"{"log":{"version":"1.2","entries":["# + entries.joined(separator: ",") + "]}}").utf8)
+        try input.write(to: URL(fileURLWithPath: har))
+        // Both take seconds in a debug build, so the kills land while they work.
+        let dataset = CraftedTrace.datasets.appendingPathComponent("vanilladin.jsonl.gz").path
+        let datasetBytes = FileManager.default.contents(atPath: dataset)
+        var generator = SplitMix64(seed: 5)
+        for attempt in 0..<6 {
+            let trace = folder + "/out-\(attempt).jsonl", results = folder + "/run-\(attempt)"
+            let delay = 100 + Int(generator.next() % 1500)
+            let kinds = [["import", "har", har, "-o", trace], ["simulate", dataset, "--policy", "lru,sieve,s3fifo", "--memory", "1MB,4MB,16MB", "-o", results]]
+            for arguments in kinds {
+                let process = Process()
+                process.executableURL = BenchProcess.executable
+                process.arguments = arguments
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                try await Task.sleep(for: .milliseconds(delay))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            // The trace is there only whole, and then it reads to its end.
+            if FileManager.default.fileExists(atPath: trace) {
+                var reader = try TraceReader(path: trace)
+                #expect(try reader.readAll().count == 20_001, "attempt \(attempt): a cut trace under its name")
+            }
+            // A results folder holds results.json only when it is whole.
+            if FileManager.default.fileExists(atPath: results + "/results.json") {
+                #expect(throws: Never.self) { try Gate.load(results + "/results.json") }
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            #expect(!names.contains { $0.hasPrefix("out-\(attempt).jsonl") && $0 != "out-\(attempt).jsonl" && !$0.hasPrefix(".") })
+        }
+        #expect(FileManager.default.contents(atPath: har) == input)
+        #expect(FileManager.default.contents(atPath: dataset) == datasetBytes)
     }
 
     /// Reads the trace as each command does and runs each command's library call on it.
@@ -81,6 +175,10 @@ struct EndToEndPropertyTests {
         matrix.policies = EvictionPolicyKind.allCases.filter { $0 != .nsCache }
         let rows = matrix.run([workload])
         guard rows.allSatisfy({ $0.result.hits <= Double($0.result.requests) }) else { return .untyped("more hits than requests") }
+        // The space-time bound is one only if no policy beats it (zero costs once put it below LRU).
+        if let beaten = rows.first(where: { row in row.bounds.map { row.result.hitRatio > $0.objectBound + 1e-9 } ?? false }) {
+            return .untyped("\(beaten.policy) hit \(beaten.result.hitRatio), above the PFOO-L bound \(beaten.bounds!.objectBound)")
+        }
         _ = KeyComparison.run([workload], strategies: CacheKeyStrategy.allStrategies, configuration: SimulationMatrix())
         _ = MissRatioSweep.run([workload], strategy: ReplayDefaults.keyStrategy, policies: [.lru, .s3fifo(moveToMainThreshold: 1)],
                                sizes: [.fraction(0.1), .fraction(1)])

@@ -295,4 +295,54 @@ struct UserDataSafetyTests {
         let bad = try await BenchProcess.run(["simulate", directory + "/unsized.jsonl", "--assume-pixels", "100"] + options)
         #expect(bad.status == 2 && bad.stderr.contains("--assume-pixels is WxH"), "\(bad.stderr)")
     }
+
+    @Test("one URL identity by bytes: spellings of one resource are one picture, Unicode forms are two, under every key strategy")
+    func urlIdentity() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        #expect(nfc == nfd)  // Swift's String equality: canonical equivalence
+        let spellings = [
+            ["https://u.example/p/%C3%BC.jpg", "https://u.example/p/\u{FC}.jpg"],
+            ["https://u.example/%7Euser/a.jpg", "https://U.EXAMPLE:443/./%7euser/a.jpg", "https://u.example/~user/a.jpg"],
+            ["https://u.example/q/a%2fb.jpg", "https://u.example/q/a%2Fb.jpg"],
+            ["https://u.example/n/\(nfc).jpg"], ["https://u.example/n/\(nfd).jpg"],
+        ]
+        let identities = spellings.map { Set($0.map { URLNormalizer.resourceIdentity.normalize($0) }) }
+        #expect(identities.allSatisfy { $0.count == 1 })
+        #expect(identities[3] != identities[4])
+        #expect(URLNormalizer.resourceIdentity.normalize("https://u.example/a?b=2&a=1#x") == "https://u.example/a?b=2&a=1")
+
+        var entries: [String] = []
+        for round in 0..<3 {
+            for (group, urls) in spellings.enumerated() {
+                for (index, url) in urls.enumerated() {
+                    let second = round * 20 + group * 3 + index
+                    entries.append("""
+                        {"startedDateTime":"2024-05-01T10:00:\(String(format: "%02d", second)).000Z","time":5,"request":{"method":"GET","url":"\(url)"},\
+                        "response":{"status":200,"bodySize":4000,"content":{"size":4000,"mimeType":"image/jpeg"}}}
+                        """)
+                }
+            }
+        }
+        let har = try write(directory + "/spellings.har", #"{"log":{"version":"1.2","entries":["# + entries.joined(separator: ",") + "]}}")
+        let trace = directory + "/spellings.jsonl"
+        let imported = try await BenchProcess.run(["import", "har", har, "-o", trace])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let workload = try RecordedWorkload.load(path: trace)
+        #expect(workload.urls.count == 9)  // NFC and NFD are two URLs, not one
+        #expect(Set(workload.requests.map(\.content)).count == 5)  // five pictures
+
+        let keys = try await BenchProcess.run(["keys", trace, "--no-files", "--json", "--memory", "64MB"])
+        #expect(keys.status == 0, "\(keys.stderr)")
+        let results = try JSONDecoder().decode(BenchResults.self, from: Data(keys.stdout.utf8))
+        #expect(results.keyComparisons.count == CacheKeyStrategy.allStrategies.count)
+        for row in results.keyComparisons {
+            #expect(row.wrongImages == 0, "\(row.keyStrategy): \(row.wrongImages) wrong images among spellings of one picture")
+        }
+        for strategy in CacheKeyStrategy.allStrategies {
+            let a = strategy.key(for: spellings[3][0]), b = strategy.key(for: spellings[4][0])
+            #expect(!a.utf8.elementsEqual(b.utf8) && a.utf8.allSatisfy { $0 < 0x80 }, "\(strategy): \(a) \(b)")
+        }
+        #expect(CacheKeyStrategy(.lastPathComponent).key(for: spellings[0][0]) == CacheKeyStrategy(.lastPathComponent).key(for: spellings[0][1]))
+    }
 }

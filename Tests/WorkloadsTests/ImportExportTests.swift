@@ -89,6 +89,45 @@ final class ImportExportTests {
         #expect(images.map(\.bytes) == [50_000, 50_000, 50_000, 17_000, 0, 40_000])
     }
 
+    @Test("HAR streaming: entries in order are written as read, out of order sorted, the same trace either way; values span chunk refills")
+    func harStreaming() throws {
+        // A 3 MiB body with escapes, so captures cross the 1 MiB reads.
+        let bigText = String(repeating: "A\\\"", count: 1 << 20)
+        let entries = (0..<30).map { index in
+            entry("https://s.example/\(index).jpg?w=\(100 + index)", start: "2024-05-01T10:00:\(String(format: "%02d", index)).000Z",
+                  mime: index % 4 == 0 ? "application/json" : "image/jpeg", size: 1000 + index)
+        }
+        var withBig = entries
+        withBig[7] = withBig[7].replacingOccurrences(of: #""size":1007,"#, with: #""size":1007,"text":"\#(bigText)","#)
+        let ordered = "// exported by a viewer\n{\"log\":{\"creator\":{\"name\":\"x [ {\"},\"entries\":[" + withBig.joined(separator: ",") + "],\"version\":\"1.2\"}}"
+        let shuffled = #"{"log":{"version":"1.2","entries":["# + (withBig[15...] + withBig[..<15]).joined(separator: ",") + "]}}"
+        let orderedPath = try write(ordered, "ordered.har"), shuffledPath = try write(shuffled, "shuffled.har")
+        let fromOrdered = temporary("ordered.jsonl"), fromShuffled = temporary("shuffled.jsonl")
+        let first = try HARImporter.importFile(orderedPath, to: fromOrdered, generator: "test")
+        let second = try HARImporter.importFile(shuffledPath, to: fromShuffled, generator: "test")
+        #expect(first.entries == 30 && first.images == 22 && first.apiPages == 8 && first.estimated == [.url: 22])
+        #expect(second.entries == 30 && second.images == 22)
+        var a = try TraceReader(path: fromOrdered), b = try TraceReader(path: fromShuffled)
+        let orderedEvents = try a.readAll(), shuffledEvents = try b.readAll()
+        #expect(orderedEvents.map(\.time) == [0] + (0..<30).map { $0 * 1000 })
+        func isImage(_ event: TraceEvent) -> Bool { if case .image = event.kind { true } else { false } }
+        #expect(orderedEvents.map(isImage) == shuffledEvents.map(isImage))
+        #expect(try HARImporter.events(from: Data(ordered.utf8), file: "o").events == Array(orderedEvents.dropFirst()))
+
+        let lateVersion = try write(#"{"log":{"entries":["# + entries[1] + #"],"version":"9.9"}}"#, "late.har")
+        #expect { try HARImporter.importFile(lateVersion, to: temporary("late.jsonl"), generator: "test") } throws: { error in
+            "\(error)".contains("$.log.version: HAR version 9.9")
+        }
+        #expect(!FileManager.default.fileExists(atPath: temporary("late.jsonl")))
+        for (text, expected) in [
+            (#"{"log":{"entries":{}}}"#, "$.log.entries: expected an array"), (#"{"log":[]}"#, "$.log: expected an object"),
+            (#"{"other":1}"#, "$.log: missing"), (#"{"log":{}}"#, "$.log.entries: missing"),
+            (#"{"log":{"entries":[]}} x"#, "text after the document's end"), (#"{"log":{"entries":[{"a":"x"#, "ends inside a string"),
+        ] {
+            #expect { try HARImporter.events(from: Data(text.utf8), file: "t") } throws: { "\($0)".contains(expected) }
+        }
+    }
+
     @Test("a trace's size estimate reads back, and an unknown one is refused by name")
     func sizeEstimateField() throws {
         let line = #"{"image":{"boxHeight":1,"boxWidth":1,"bytes":1,"content":1,"format":"jpeg","height":1,"id":1,"priority":"visible","scale":1,"sizeEstimate":"%@","url":"u","width":1},"t":0,"type":"image"}"#

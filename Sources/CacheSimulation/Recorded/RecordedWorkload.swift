@@ -95,7 +95,7 @@ public struct RecordedWorkload: Sendable {
     }
 
     private mutating func read(_ reader: inout TraceReader) throws(TraceError) {
-        var urlIDs: [String: Int32] = [:], boxIDs: [ThumbnailRequest: Int32] = [:], contentIDs: [UInt64: Int32] = [:]
+        var urlIDs: [ByteExactString: Int32] = [:], boxIDs: [ThumbnailRequest: Int32] = [:], contentIDs: [UInt64: Int32] = [:]
         var pending: [Int: Int] = [:]  // request id → index, for cancels
         var base: UInt64 = 0, last: UInt64 = 0, offline = false
         func intern<Key: Hashable>(_ key: Key, _ table: inout [Key: Int32], _ add: (Key) -> Void) -> Int32 {
@@ -129,7 +129,7 @@ public struct RecordedWorkload: Sendable {
                 pending[image.id] = requests.count
                 requests.append(Request(
                     id: image.id,
-                    url: intern(image.url, &urlIDs) { urls.append($0) },
+                    url: intern(ByteExactString(image.url), &urlIDs) { urls.append($0.string) },
                     box: intern(box, &boxIDs) { boxes.append($0) },
                     content: intern(image.content, &contentIDs) { contents.append($0) },
                     bytes: image.bytes, width: Int32(clamping: image.width), height: Int32(clamping: image.height),
@@ -151,7 +151,7 @@ public struct RecordedWorkload: Sendable {
             case .offline(let isOffline):
                 offline = isOffline
             case .invalidate(let url):
-                events.append(Event(beforeRequest: requests.count, time: time, kind: .invalidate(url: intern(url, &urlIDs) { urls.append($0) })))
+                events.append(Event(beforeRequest: requests.count, time: time, kind: .invalidate(url: intern(ByteExactString(url), &urlIDs) { urls.append($0.string) })))
             case .api:
                 break
             }

@@ -141,7 +141,7 @@ public enum DelimitedTrace {
         let lines = try LineReader(path: path)
         var trace = SimulationTrace()
         var numericSlots: [UInt64: Slot] = [:]
-        var textSlots: [String: Slot] = [:]
+        var textSlots: [ByteExactString: Slot] = [:]
         var requests = 0
         var format = given
         var wanted = max(format.key, format.time ?? 0, format.size ?? 0)
@@ -192,11 +192,11 @@ public enum DelimitedTrace {
                     slot = trace.addKey(fingerprint: id)
                     numericSlots[id] = slot
                 }
-            } else if let known = textSlots[record.key] {
+            } else if let known = textSlots[ByteExactString(record.key)] {
                 slot = known
             } else {
                 slot = trace.addKey(fingerprint: record.key.cacheFingerprint)
-                textSlots[record.key] = slot
+                textSlots[ByteExactString(record.key)] = slot
             }
             let weight = objects ? 1 : record.size
             trace.append(key: slot, cost: weight, size: weight, time: record.time)

@@ -203,14 +203,14 @@ public struct SimulationTrace: Sendable {
 
 /// Interns string keys to dense ids with their stable fingerprints.
 public struct KeyInterner: Sendable {
-    private var ids: [String: Slot] = [:]
+    private var ids: [ByteExactString: Slot] = [:]
 
     public init() {}
 
     public mutating func id(for key: String, in trace: inout SimulationTrace) -> Slot {
-        if let id = ids[key] { return id }
+        if let id = ids[ByteExactString(key)] { return id }
         let id = trace.addKey(fingerprint: key.cacheFingerprint)
-        ids[key] = id
+        ids[ByteExactString(key)] = id
         return id
     }
 }

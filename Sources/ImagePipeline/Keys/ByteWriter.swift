@@ -55,6 +55,25 @@ struct ByteWriter {
     /// Drops what was written from `start` on.
     mutating func truncate(to start: Int) { count = start }
 
+    /// Rewrites what was written from `start` on with every byte above 0x7F as a %XX
+    /// escape (RFC 3987's mapping of an IRI to a URI): keys are then ASCII, compared byte
+    /// for byte by any string type, and two Unicode spellings of a name stay two keys.
+    mutating func escapeNonASCII(from start: Int) {
+        let region = written(from: start)
+        guard region.contains(where: { $0 > 0x7F }) else { return }
+        let copy = Array(region)
+        truncate(to: start)
+        for byte in copy {
+            if byte > 0x7F {
+                append(UInt8(ascii: "%"))
+                append(hexDigit(byte >> 4))
+                append(hexDigit(byte & 0xF))
+            } else {
+                append(byte)
+            }
+        }
+    }
+
     /// Appends `bytes[range]` with %XX escapes decoded (invalid escapes kept).
     mutating func appendDecoded(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
         var index = range.lowerBound

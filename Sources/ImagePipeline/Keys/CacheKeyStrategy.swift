@@ -69,6 +69,7 @@ public struct CacheKeyStrategy: Hashable, Sendable, CustomStringConvertible {
 
     private func write(_ bytes: UnsafeBufferPointer<UInt8>, _ processing: ProcessingOptions?, to key: inout ByteWriter) {
         let parts = URLParts(bytes)
+        let start = key.count
         switch base {
         case .lastPathComponent:
             // Foundation's `lastPathComponent`: decoded; "/" for a bare root.
@@ -86,6 +87,8 @@ public struct CacheKeyStrategy: Hashable, Sendable, CustomStringConvertible {
         case .normalized:
             normalizer.append(parts, of: bytes, to: &key)
         }
+        // Keys compare as bytes (an app's NSString keys compare literally), whatever holds them.
+        if base != .normalized { key.escapeNonASCII(from: start) }
         if includesProcessing, let processing {
             // A space never appears in a URL-derived key (it would be
             // encoded), so the suffix cannot be confused with a URL's part.

@@ -11,6 +11,12 @@
 ///   parameters (`utm_*`) and per-response tokens (Unsplash `ixid`) that do
 ///   not change the image.
 /// `http` and `https` stay distinct: they are different resources.
+///
+/// `resourceIdentity` keeps only the rewrites that cannot change the resource (RFC 3986
+/// §6.2.2 and RFC 3987's mapping of non-ASCII bytes): it is what "the same picture" means
+/// wherever a recording has no bytes to tell (a HAR without bodies). No Unicode
+/// normalisation is done anywhere: `café` in NFC and in NFD are two names, as a server's
+/// file system has them.
 public struct URLNormalizer: Hashable, Sendable {
     /// Query parameter names to drop; a trailing `*` matches any suffix.
     public var volatileParameters: [String] {
@@ -18,15 +24,29 @@ public struct URLNormalizer: Hashable, Sendable {
     }
     private var patterns: [(prefix: [UInt8], isPrefix: Bool)]
 
+    /// Whether query items are sorted by name (a server may read them in order: only a cache key may).
+    public var sortsQuery: Bool
+
     public static let defaultVolatileParameters = ["utm_*", "ixid"]
 
-    public init(volatileParameters: [String] = URLNormalizer.defaultVolatileParameters) {
+    /// One spelling per resource: case of scheme, host and escapes, unreserved escapes
+    /// decoded, non-ASCII bytes escaped, default port, dot segments, fragment; the query
+    /// as it is.
+    public static let resourceIdentity = URLNormalizer(volatileParameters: [], sortsQuery: false)
+
+    public init(volatileParameters: [String] = URLNormalizer.defaultVolatileParameters, sortsQuery: Bool = true) {
         self.volatileParameters = volatileParameters
+        self.sortsQuery = sortsQuery
         patterns = Self.compile(volatileParameters)
     }
 
-    public static func == (a: URLNormalizer, b: URLNormalizer) -> Bool { a.volatileParameters == b.volatileParameters }
-    public func hash(into hasher: inout Hasher) { hasher.combine(volatileParameters) }
+    public static func == (a: URLNormalizer, b: URLNormalizer) -> Bool {
+        a.volatileParameters == b.volatileParameters && a.sortsQuery == b.sortsQuery
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(volatileParameters)
+        hasher.combine(sortsQuery)
+    }
 
     private static func compile(_ names: [String]) -> [(prefix: [UInt8], isPrefix: Bool)] {
         names.map { name in
@@ -128,7 +148,7 @@ public struct URLNormalizer: Hashable, Sendable {
                     all[range.start..<range.nameEnd]
                 }
                 // Insertion sort: stable, and queries are short.
-                for index in 1..<kept {
+                for index in 1..<kept where sortsQuery {
                     let current = ranges[index]
                     var position = index
                     while position > 0, name(current).lexicographicallyPrecedes(name(ranges[position - 1])) {
@@ -208,7 +228,7 @@ private func hasDotSegment(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
     return word >> (byte & 63) & 1 == 1
 }
 
-@inline(__always) private func hexDigit(_ value: UInt8) -> UInt8 {
+@inline(__always) func hexDigit(_ value: UInt8) -> UInt8 {
     value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
 }
 

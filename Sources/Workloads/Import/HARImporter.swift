@@ -7,7 +7,8 @@ import ImagePipeline
 /// becomes an image request with its size and fetch time, every JSON response
 /// an API page. With bodies in the HAR, the content id is a hash of the bytes
 /// and the dimensions are read from the image header; without them the
-/// content id is a hash of the URL (one URL, one picture) and the size is
+/// content id is a hash of the URL's resource identity (`URLNormalizer.resourceIdentity`: its
+/// spellings are one picture, its Unicode forms are not) and the size is
 /// estimated (`ImageSizeEstimate`: the URL's size parameters, else the length),
 /// marked as estimated, or left unknown (0×0) when nothing tells it.
 public enum HARImporter {
@@ -22,24 +23,16 @@ public enum HARImporter {
     }
 
     /// Writes the trace; a HAR with no image or JSON response is refused unless `allowsEmpty`.
+    /// The HAR is read one entry at a time (`HARStream`) and, when its entries are in time
+    /// order (as browsers and proxies write them), each event is written as it is read, so
+    /// memory does not grow with the number of entries; entries out of order are read
+    /// again, kept as events and sorted.
     public static func importFile(_ path: String, to output: String, generator: String, allowsEmpty: Bool = false) throws -> Summary {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ImportError.unreadable(file: path, reason: "cannot read (\(error.localizedDescription))")
-        }
-        let events = try events(from: data, file: path)
-        if events.events.isEmpty, !allowsEmpty {
-            throw ImportError.badField(
-                file: path, path: "$.log.entries",
-                reason: "no image or JSON responses among \(events.entries) entries, so the trace would be empty (--allow-empty writes it)")
-        }
-        let writer = try TraceWriter(path: output, header: TraceHeader(
-            app: "HAR \(URL(fileURLWithPath: path).lastPathComponent)", modelVersion: "har-1.2", seed: 0, sessions: 1, generator: generator))
-        try writer.append(TraceEvent(time: 0, .session(1)))
+        let header = TraceHeader(
+            app: "HAR \(URL(fileURLWithPath: path).lastPathComponent)", modelVersion: "har-1.2", seed: 0, sessions: 1, generator: generator)
         var summary = Summary()
-        summary.entries = events.entries
-        for event in events.events {
-            switch event.kind {
+        func count(_ kind: TraceEventKind) {
+            switch kind {
             case .image(let image):
                 summary.images += 1
                 if let estimate = image.sizeEstimate { summary.estimated[estimate, default: 0] += 1 }
@@ -47,15 +40,68 @@ public enum HARImporter {
             case .api: summary.apiPages += 1
             default: break
             }
-            try writer.append(event)
         }
+        var writer: TraceWriter? = try TraceWriter(path: output, header: header)
+        try writer?.append(TraceEvent(time: 0, .session(1)))
+        var first: Double?, last = -Double.infinity
+        var reader = EntryReader()
+        let read = try HARStream(path: path).forEachEntry { entry, _ throws(ImportError) in
+            guard let writing = writer, let event = try reader.event(of: entry) else { return }
+            guard event.start >= last else {
+                writer = nil  // out of order: dropped, nothing written; read again below
+                return
+            }
+            last = event.start
+            let origin = first ?? event.start
+            first = origin
+            try checkSpan(event, from: origin)
+            count(event.kind)
+            do { try writing.append(TraceEvent(time: Int((event.start - origin).rounded()), event.kind)) } catch {
+                throw .unreadable(file: output, reason: "\(error)")
+            }
+        }
+        try checkVersion(read.version)
+        summary.entries = read.entries
+        if let writer {
+            try refuseEmpty(summary, allowsEmpty: allowsEmpty, file: path)
+            summary.skipped = summary.entries - summary.images - summary.apiPages
+            try writer.close()
+            return summary
+        }
+        let sorted = try events(from: HARStream(path: path))
+        summary = Summary(entries: sorted.entries)
+        for event in sorted.events { count(event.kind) }
+        try refuseEmpty(summary, allowsEmpty: allowsEmpty, file: path)
+        let sortedWriter = try TraceWriter(path: output, header: header)
+        try sortedWriter.append(TraceEvent(time: 0, .session(1)))
+        for event in sorted.events { try sortedWriter.append(event) }
         summary.skipped = summary.entries - summary.images - summary.apiPages
-        try writer.close()
+        try sortedWriter.close()
         return summary
     }
 
+    private static func refuseEmpty(_ summary: Summary, allowsEmpty: Bool, file: String) throws(ImportError) {
+        guard summary.images + summary.apiPages == 0, !allowsEmpty else { return }
+        throw ImportError.badField(
+            file: file, path: "$.log.entries",
+            reason: "no image or JSON responses among \(summary.entries) entries, so the trace would be empty (--allow-empty writes it)")
+    }
+
+    /// HAR 1.2 says a missing version means 1.1; a later version may mean other fields.
+    private static func checkVersion(_ version: JSONNode?) throws(ImportError) {
+        guard let version, !["1.1", "1.2"].contains(try version.string()) else { return }
+        throw version.fail("HAR version \(try version.string()) is not one this importer reads (1.1, 1.2)")
+    }
+
+    /// A trace covers one session: an entry more than a year after the first is refused.
+    private static func checkSpan(_ event: TimedEvent, from first: Double) throws(ImportError) {
+        if event.start - first > Double(TraceEvent.maximumTime) {
+            throw event.date.fail("more than a year after the first entry: a trace covers one session")
+        }
+    }
+
     /// A HAR size: bytes, or -1 for unknown (HAR 1.2's convention); anything else is refused.
-    private static func byteCount(_ node: JSONNode) throws(ImportError) -> Int {
+    fileprivate static func byteCount(_ node: JSONNode) throws(ImportError) -> Int {
         let value = try node.int()
         guard value >= -1 else { throw node.fail("not a size in bytes (or -1 for unknown): \(value)") }
         return value
@@ -63,34 +109,52 @@ public enum HARImporter {
 
     /// The events of one HAR document, in start order, times from the first entry.
     static func events(from data: Data, file: String) throws(ImportError) -> (events: [TraceEvent], entries: Int) {
-        let root = try JSONNode.parse(data, file: file)
-        let log = try root.required("log")
-        // HAR 1.2 says a missing version means 1.1; a later version may mean other fields.
-        if let version = try log.optional("version"), !["1.1", "1.2"].contains(try version.string()) {
-            throw version.fail("HAR version \(try version.string()) is not one this importer reads (1.1, 1.2)")
+        try events(from: HARStream(data: data, file: file))
+    }
+
+    private static func events(from stream: HARStream) throws(ImportError) -> (events: [TraceEvent], entries: Int) {
+        var timed: [TimedEvent] = []
+        var reader = EntryReader()
+        let read = try stream.forEachEntry { entry, _ throws(ImportError) in
+            if let event = try reader.event(of: entry) { timed.append(event) }
         }
-        let entries = try log.required("entries").array()
-        var timed: [(start: Double, event: TraceEventKind, date: JSONNode)] = []
-        var nextID = 0
-        for entry in entries {
+        try checkVersion(read.version)
+        let first = timed.map(\.start).min() ?? 0
+        for event in timed { try checkSpan(event, from: first) }
+        let events = timed.enumerated()
+            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+            .map { TraceEvent(time: Int(($0.element.start - first).rounded()), $0.element.kind) }
+        return (events, read.entries)
+    }
+
+    /// An entry's event with its start (milliseconds since 1970) and the field that gave it.
+    struct TimedEvent {
+        var start: Double
+        var kind: TraceEventKind
+        var date: JSONNode
+    }
+
+    /// Turns entries into events, numbering the image requests.
+    struct EntryReader {
+        private var nextID = 0
+
+        /// The entry's event, or nil for a response that is neither a successful image nor JSON.
+        mutating func event(of entry: JSONNode) throws(ImportError) -> TimedEvent? {
             let date = try entry.required("startedDateTime")
-            let start = try startTime(date)
+            let start = try HARImporter.startTime(date)
             let request = try entry.required("request")
             let response = try entry.required("response")
             let url = try request.required("url").string()
             let status = try response.required("status").int()
             let content = try response.required("content")
             let mime = try content.optional("mimeType")?.string().lowercased() ?? ""
-            guard (200..<300).contains(status) else { continue }
-            if mime.hasPrefix("application/json") {
-                timed.append((start, .api(url: url), date))
-                continue
-            }
-            guard mime.hasPrefix("image/") else { continue }
-            let body = try Self.body(content)
-            var size = try content.optional("size").map(Self.byteCount) ?? -1
-            if size < 0 { size = try response.optional("bodySize").map(Self.byteCount) ?? -1 }
-            if size < 0 { size = try Self.contentLength(response) ?? 0 }
+            guard (200..<300).contains(status) else { return nil }
+            if mime.hasPrefix("application/json") { return TimedEvent(start: start, kind: .api(url: url), date: date) }
+            guard mime.hasPrefix("image/") else { return nil }
+            let body = try HARImporter.body(content)
+            var size = try content.optional("size").map(HARImporter.byteCount) ?? -1
+            if size < 0 { size = try response.optional("bodySize").map(HARImporter.byteCount) ?? -1 }
+            if size < 0 { size = try HARImporter.contentLength(response) ?? 0 }
             var width = 0, height = 0
             var estimate: ImageRequestEvent.SizeEstimate?
             var format = String(mime.dropFirst("image/".count).prefix { $0 != ";" })
@@ -113,23 +177,15 @@ public enum HARImporter {
                 }
                 return value < 0 ? nil : Int(value.rounded())
             }
-            timed.append((start, .image(ImageRequestEvent(
-                id: nextID, url: url, content: body.map(contentID) ?? contentID(Data(url.utf8)), bytes: max(size, 0),
+            return TimedEvent(start: start, kind: .image(ImageRequestEvent(
+                id: nextID, url: url, content: body.map(HARImporter.contentID) ?? HARImporter.contentID(Data(URLNormalizer.resourceIdentity.normalize(url).utf8)), bytes: max(size, 0),
                 width: width, height: height, format: format, boxWidth: width, boxHeight: height, scale: 1,
-                priority: .visible, fetchMilliseconds: milliseconds, sizeEstimate: estimate)), date))
+                priority: .visible, fetchMilliseconds: milliseconds, sizeEstimate: estimate)), date: date)
         }
-        let first = timed.map(\.start).min() ?? 0
-        if let late = timed.first(where: { $0.start - first > Double(TraceEvent.maximumTime) }) {
-            throw late.date.fail("more than a year after the first entry: a trace covers one session")
-        }
-        let events = timed.enumerated()
-            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
-            .map { TraceEvent(time: Int(($0.element.start - first).rounded()), $0.element.event) }
-        return (events, entries.count)
     }
 
     /// The response's `Content-Length` header, when it has one.
-    private static func contentLength(_ response: JSONNode) throws(ImportError) -> Int? {
+    fileprivate static func contentLength(_ response: JSONNode) throws(ImportError) -> Int? {
         guard let headers = try response.optional("headers")?.array() else { return nil }
         for header in headers where try header.optional("name")?.string().lowercased() == "content-length" {
             guard let value = try header.optional("value").map({ (node) throws(ImportError) in try node.string() }),
@@ -140,14 +196,14 @@ public enum HARImporter {
     }
 
     /// Milliseconds since 1970 of an ISO 8601 date with optional fractional seconds.
-    private static func startTime(_ node: JSONNode) throws(ImportError) -> Double {
+    fileprivate static func startTime(_ node: JSONNode) throws(ImportError) -> Double {
         let text = try node.string()
         guard let milliseconds = ISO8601Time.milliseconds(text) else { throw node.fail("not an ISO 8601 date: \"\(text.prefix(64))\"") }
         return milliseconds
     }
 
     /// The response body when the HAR holds it (plain text or base64).
-    private static func body(_ content: JSONNode) throws(ImportError) -> Data? {
+    fileprivate static func body(_ content: JSONNode) throws(ImportError) -> Data? {
         guard let text = try content.optional("text")?.string() else { return nil }
         if try content.optional("encoding")?.string() == "base64" {
             guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
@@ -158,7 +214,7 @@ public enum HARImporter {
         return Data(text.utf8)
     }
 
-    private static func contentID(_ bytes: Data) -> UInt64 {
+    fileprivate static func contentID(_ bytes: Data) -> UInt64 {
         SHA256.hash(data: bytes).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
     }
 }

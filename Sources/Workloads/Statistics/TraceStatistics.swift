@@ -37,7 +37,7 @@ public struct TraceStatistics: Sendable, Equatable, Codable {
 
     struct Collector {
         var statistics = TraceStatistics()
-        var urls: [String: Int32] = [:]
+        var urls: [ByteExactString: Int32] = [:]
         var contents: Set<UInt64> = []
         /// Per user: when each URL (by id) was last requested, in request order.
         var lastUse: [Int32: Int] = [:]
@@ -70,11 +70,11 @@ public struct TraceStatistics: Sendable, Equatable, Codable {
             statistics.imageRequests += 1
             statistics.requestedBytes += image.bytes
             let id: Int32
-            if let known = urls[image.url] {
+            if let known = urls[ByteExactString(image.url)] {
                 id = known
             } else {
                 id = Int32(urls.count)
-                urls[image.url] = id
+                urls[ByteExactString(image.url)] = id
                 statistics.uniqueBytes += image.bytes
             }
             contents.insert(image.content)

@@ -1,0 +1,260 @@
+import Foundation
+
+/// Walks a HAR document's entries one at a time, reading its bytes in 1 MiB chunks:
+/// memory holds the entry at hand (a body, when the HAR carries one), never the whole
+/// document, so a million entries import in the memory of one. Only `log.version` and
+/// each of `log.entries` are parsed into values; every other member is skipped by
+/// matching brackets. Malformed JSON is an `ImportError.notJSON` naming the byte offset.
+struct HARStream {
+    private let source: ByteSource
+    let file: String
+
+    init(path: String) throws(ImportError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .unreadable(file: path, reason: "a folder, not a HAR file")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(file: path, reason: "cannot open for reading") }
+        source = ByteSource(handle: handle, file: path)
+        file = path
+    }
+
+    init(data: Data, file: String) {
+        source = ByteSource(data: data, file: file)
+        self.file = file
+    }
+
+    /// Calls `body` with each entry and its index, in file order; returns `log.version`
+    /// when present (it may come after the entries) and the number of entries.
+    func forEachEntry(_ body: (JSONNode, Int) throws(ImportError) -> Void) throws(ImportError) -> (version: JSONNode?, entries: Int) {
+        try source.skipLeadingComments()
+        try source.expect(UInt8(ascii: "{"), "a JSON object")
+        var version: JSONNode?
+        var entries: Int?
+        var sawLog = false
+        try source.members { key throws(ImportError) in
+            guard key == "log" else { return try source.skipValue() }
+            sawLog = true
+            guard try source.peek() == UInt8(ascii: "{") else {
+                _ = try source.captureValue()
+                throw JSONNode(value: NSNull(), path: "$.log", file: file).fail("expected an object")
+            }
+            source.advance()
+            try source.members { key throws(ImportError) in
+                switch key {
+                case "version":
+                    version = JSONNode(value: try source.parse(try source.captureValue()), path: "$.log.version", file: file)
+                case "entries":
+                    guard try source.peek() == UInt8(ascii: "[") else {
+                        _ = try source.captureValue()
+                        throw JSONNode(value: NSNull(), path: "$.log.entries", file: file).fail("expected an array")
+                    }
+                    source.advance()
+                    var index = 0
+                    try source.elements { () throws(ImportError) in
+                        let value = try source.parse(try source.captureValue())
+                        try body(JSONNode(value: value, path: "$.log.entries[\(index)]", file: file), index)
+                        index += 1
+                    }
+                    entries = index
+                default:
+                    try source.skipValue()
+                }
+            }
+        }
+        try source.expectEnd()
+        guard sawLog else { throw JSONNode(value: NSNull(), path: "$.log", file: file).fail("missing") }
+        guard let entries else { throw JSONNode(value: NSNull(), path: "$.log.entries", file: file).fail("missing") }
+        return (version, entries)
+    }
+}
+
+/// The bytes of a JSON document, from a file in chunks or from memory, with the few
+/// steps `HARStream` needs: members of an object, elements of an array, a value's raw
+/// bytes (kept across refills while it is captured), a value skipped.
+private final class ByteSource {
+    private let handle: FileHandle?
+    private let file: String
+    private var buffer: [UInt8]
+    private var position = 0
+    /// Bytes dropped from the front of `buffer` so far, for offsets in messages.
+    private var dropped = 0
+    private var atEnd: Bool
+    /// Where a capture began; the buffer keeps everything from there.
+    private var captureStart: Int?
+    static let chunk = 1 << 20
+
+    init(handle: FileHandle, file: String) {
+        self.handle = handle
+        self.file = file
+        buffer = []
+        atEnd = false
+    }
+
+    init(data: Data, file: String) {
+        handle = nil
+        self.file = file
+        buffer = Array(data)
+        atEnd = true
+    }
+
+    deinit { try? handle?.close() }
+
+    private func fail(_ reason: String) -> ImportError {
+        .notJSON(file: file, reason: "at byte \(dropped + position): \(reason)")
+    }
+
+    /// Whether a byte is at `position`, reading more when needed.
+    private func available() throws(ImportError) -> Bool {
+        if position < buffer.count { return true }
+        guard !atEnd, let handle else { return false }
+        let keep = captureStart ?? position
+        if keep > 0 {
+            buffer.removeFirst(keep)
+            dropped += keep
+            position -= keep
+            if captureStart != nil { captureStart = 0 }
+        }
+        let data: Data?
+        do { data = try handle.read(upToCount: Self.chunk) } catch {
+            throw .unreadable(file: file, reason: "read failed (\(error.localizedDescription))")
+        }
+        guard let data, !data.isEmpty else {
+            atEnd = true
+            return false
+        }
+        buffer.append(contentsOf: data)
+        return true
+    }
+
+    func advance() { position += 1 }
+
+    private func skipSpace() throws(ImportError) {
+        while try available() {
+            switch buffer[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// The next byte that is not white space, without taking it; nil at the end.
+    func peek() throws(ImportError) -> UInt8? {
+        try skipSpace()
+        return try available() ? buffer[position] : nil
+    }
+
+    func expect(_ byte: UInt8, _ what: String) throws(ImportError) {
+        guard try peek() == byte else { throw fail("expected \(what)") }
+        position += 1
+    }
+
+    /// JSON-Viewer exports start with `//` comment lines; real API files carry them.
+    func skipLeadingComments() throws(ImportError) {
+        while try peek() == UInt8(ascii: "/") {
+            while try available(), buffer[position] != 0x0A { position += 1 }
+        }
+    }
+
+    func expectEnd() throws(ImportError) {
+        if try peek() != nil { throw fail("text after the document's end") }
+    }
+
+    /// Calls `body` with each member's key, positioned at its value, which `body` must
+    /// take; the opening brace is already taken.
+    func members(_ body: (String) throws(ImportError) -> Void) throws(ImportError) {
+        if try peek() == UInt8(ascii: "}") { position += 1; return }
+        while true {
+            guard try peek() == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let key = try parse(try captureValue())
+            guard let name = key as? String else { throw fail("expected a member name") }
+            try expect(UInt8(ascii: ":"), "':' after a member name")
+            try body(name)
+            switch try peek() {
+            case UInt8(ascii: ",")?: position += 1
+            case UInt8(ascii: "}")?: position += 1; return
+            default: throw fail("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    /// Calls `body` positioned at each element, which `body` must take; the opening
+    /// bracket is already taken.
+    func elements(_ body: () throws(ImportError) -> Void) throws(ImportError) {
+        if try peek() == UInt8(ascii: "]") { position += 1; return }
+        while true {
+            try body()
+            switch try peek() {
+            case UInt8(ascii: ",")?: position += 1
+            case UInt8(ascii: "]")?: position += 1; return
+            default: throw fail("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    func skipValue() throws(ImportError) { try scanValue() }
+
+    /// The raw bytes of the next value.
+    func captureValue() throws(ImportError) -> [UInt8] {
+        _ = try peek()
+        captureStart = position
+        defer { captureStart = nil }
+        try scanValue()
+        return Array(buffer[captureStart!..<position])
+    }
+
+    /// A captured value as Foundation's JSON objects.
+    func parse(_ bytes: [UInt8]) throws(ImportError) -> Any {
+        do {
+            return try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        } catch {
+            throw fail((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)")
+        }
+    }
+
+    /// Moves past one value: a string, or brackets matched to depth 0, or a bare word.
+    private func scanValue() throws(ImportError) {
+        guard let first = try peek() else { throw fail("the document ends where a value was expected") }
+        if first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
+            if first == UInt8(ascii: "\"") { return try scanString() }
+            let start = position
+            while try available() {
+                switch buffer[position] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: break
+                default: position += 1; continue
+                }
+                break
+            }
+            if position == start { throw fail("expected a value") }
+            return
+        }
+        var depth = 0
+        while try available() {
+            switch buffer[position] {
+            case UInt8(ascii: "\""): try scanString(); continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { position += 1; return }
+            default: break
+            }
+            position += 1
+        }
+        throw fail("the document ends inside an object or array")
+    }
+
+    private func scanString() throws(ImportError) {
+        position += 1
+        while try available() {
+            switch buffer[position] {
+            case UInt8(ascii: "\""): position += 1; return
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard try available() else { break }
+                position += 1
+            default: position += 1
+            }
+        }
+        throw fail("the document ends inside a string")
+    }
+}
