@@ -128,6 +128,32 @@ final class ImportExportTests {
         }
     }
 
+    @Test("the entry parser keeps the members the importer reads, as JSONSerialization gives them, and JSON's grammar")
+    func entryParser() throws {
+        let entry = #"{"startedDateTime":"2024-05-01T10:00:00Z","time":-1,"cache":{"x":[1,{"y":"}"}]},"request":{"method":"GET","url":"https:\/\/a.example\/\u00fc.jpg","headers":[{"name":"a","value":"]"}]},"response":{"status":200,"bodySize":-1.5e2,"headers":[{"name":"Content-Length","value":"12"}],"content":{"size":0,"mimeType":"image/jpeg","text":"QQ==","encoding":"base64","comment":true}},"timings":{"wait":0.25}}"#
+        let parsed = try #require(try HAREntryParser.parse(Array(entry.utf8)) as? [String: Any])
+        let reference = try #require(try JSONSerialization.jsonObject(with: Data(entry.utf8)) as? [String: Any])
+        #expect(Set(parsed.keys) == ["startedDateTime", "time", "request", "response"])
+        let request = try #require(parsed["request"] as? [String: Any]), response = try #require(parsed["response"] as? [String: Any])
+        #expect(Set(request.keys) == ["url"] && request["url"] as? String == "https://a.example/\u{FC}.jpg")
+        #expect(Set(response.keys) == ["status", "bodySize", "headers", "content"])
+        let content = try #require(response["content"] as? [String: Any])
+        #expect(Set(content.keys) == ["size", "mimeType", "text", "encoding"])
+        let referenceResponse = try #require(reference["response"] as? [String: Any])
+        #expect((response["bodySize"] as? NSNumber)?.doubleValue == (referenceResponse["bodySize"] as? NSNumber)?.doubleValue)
+        #expect((response["headers"] as? [[String: Any]])?.first?["value"] as? String == "12")
+        for bad in ["05", "1.", "-", "1e", ".5", "+1", "tru", "nul", "0x10", "1.5.2"] {
+            #expect(throws: HAREntryParser.Malformed.self, "\(bad)") { try HAREntryParser.parse(Array(#"{"time":\#(bad)}"#.utf8)) }
+        }
+        for good in ["0", "-0", "-0.5e+3", "12", "1E9", "3.25"] {
+            let value = try #require(try HAREntryParser.parse(Array(#"{"time":\#(good)}"#.utf8)) as? [String: Any])
+            #expect((value["time"] as? NSNumber)?.doubleValue == Double(good), "\(good)")
+        }
+        for cut in [#"{"time":1"#, #"{"time":"a"#, #"{"cache":[1,2"#, #"{"time":1} x"#, #"{"request":{"url":"a\q"}}"#] {
+            #expect(throws: HAREntryParser.Malformed.self, "\(cut)") { try HAREntryParser.parse(Array(cut.utf8)) }
+        }
+    }
+
     @Test("a trace's size estimate reads back, and an unknown one is refused by name")
     func sizeEstimateField() throws {
         let line = #"{"image":{"boxHeight":1,"boxWidth":1,"bytes":1,"content":1,"format":"jpeg","height":1,"id":1,"priority":"visible","scale":1,"sizeEstimate":"%@","url":"u","width":1},"t":0,"type":"image"}"#

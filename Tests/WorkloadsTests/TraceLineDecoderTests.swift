@@ -59,6 +59,42 @@ struct TraceLineDecoderTests {
         #expect(events > 100_000)
     }
 
+    @Test("the fast line encoder writes every dataset event, and events of every kind and odd strings, as JSONEncoder does, byte for byte")
+    func encoderAgrees() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../datasets").standardized
+        let reference = JSONEncoder()
+        reference.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var fast = TraceLineEncoder()
+        var events: [TraceEvent] = []
+        for name in ["articleproject", "headlines", "mymarket", "picterest", "vanilladin"] {
+            var reader = try TraceReader(path: folder.appendingPathComponent("\(name).jsonl.gz").path)
+            while let event = try reader.next() { events.append(event) }
+        }
+        let odd = ["https://a.example/p?q=\"x\"", "back\\slash", "tab\tand\nnewline", "caf\u{E9} \u{1F600} \u{2028}", "\u{7F}del", "/slashes/", ""]
+        for (index, text) in odd.enumerated() {
+            events += [
+                TraceEvent(time: index, .api(url: text)), TraceEvent(time: 1, .invalidate(url: text)), TraceEvent(time: 2, .memoryWarning(level: text)),
+                TraceEvent(time: 3, .image(ImageRequestEvent(
+                    id: index, url: text, content: .max, bytes: 0, width: 1, height: 2, format: text, alpha: index % 2 == 0,
+                    boxWidth: 3, boxHeight: 4, scale: [1, 1.5, 2, 3, 2.625, 1e-3, 16][index], priority: .prefetch,
+                    fetchMilliseconds: index % 3 == 0 ? nil : index, sizeEstimate: ImageRequestEvent.SizeEstimate.allCases.randomElement()))),
+            ]
+        }
+        events += [TraceEvent(time: 0, .session(7)), TraceEvent(time: 9, .cancel(id: -3)), TraceEvent(time: 9, .relaunch),
+                   TraceEvent(time: 9, .offline(true)), TraceEvent(time: 9, .offline(false))]
+        #expect(events.count > 100_000)
+        var mismatches = 0
+        for event in events {
+            var line: [UInt8] = []
+            try fast.append(event, to: &line)
+            if line != Array(try reference.encode(event)) {
+                mismatches += 1
+                if mismatches < 4 { Issue.record("\(String(decoding: line, as: UTF8.self)) != \(String(decoding: try reference.encode(event), as: UTF8.self))") }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("hand-picked lines: JSON's corners", arguments: [
         #"  { "type" : "relaunch" , "t" : 5 }  "#,
         #"{"t":5,"type":"api","url":"https:\/\/a.example\/p?q=\"x\"&r=\u00e9\t\ud83d\ude00"}"#,

@@ -44,9 +44,9 @@ public enum HARImporter {
         var writer: TraceWriter? = try TraceWriter(path: output, header: header)
         try writer?.append(TraceEvent(time: 0, .session(1)))
         var first: Double?, last = -Double.infinity
-        var reader = EntryReader()
-        let read = try HARStream(path: path).forEachEntry { entry, _ throws(ImportError) in
-            guard let writing = writer, let event = try reader.event(of: entry) else { return }
+        var numbering = ImageNumbering()
+        let read = try HARStream(path: path).forEachEntry(transform: EntryReader.event(of:)) { parsed throws(ImportError) in
+            guard let writing = writer, let event = parsed.map({ numbering.numbered($0) }) else { return }
             guard event.start >= last else {
                 writer = nil  // out of order: dropped, nothing written; read again below
                 return
@@ -114,9 +114,9 @@ public enum HARImporter {
 
     private static func events(from stream: HARStream) throws(ImportError) -> (events: [TraceEvent], entries: Int) {
         var timed: [TimedEvent] = []
-        var reader = EntryReader()
-        let read = try stream.forEachEntry { entry, _ throws(ImportError) in
-            if let event = try reader.event(of: entry) { timed.append(event) }
+        var numbering = ImageNumbering()
+        let read = try stream.forEachEntry(transform: EntryReader.event(of:)) { parsed throws(ImportError) in
+            if let event = parsed { timed.append(numbering.numbered(event)) }
         }
         try checkVersion(read.version)
         let first = timed.map(\.start).min() ?? 0
@@ -128,18 +128,30 @@ public enum HARImporter {
     }
 
     /// An entry's event with its start (milliseconds since 1970) and the field that gave it.
-    struct TimedEvent {
+    /// Sendable: the field is Foundation's immutable parsed JSON, read on the thread that parsed it and after.
+    struct TimedEvent: @unchecked Sendable {
         var start: Double
         var kind: TraceEventKind
         var date: JSONNode
     }
 
-    /// Turns entries into events, numbering the image requests.
-    struct EntryReader {
+    /// Numbers image requests in file order (entries are parsed on several threads).
+    struct ImageNumbering {
         private var nextID = 0
 
-        /// The entry's event, or nil for a response that is neither a successful image nor JSON.
-        mutating func event(of entry: JSONNode) throws(ImportError) -> TimedEvent? {
+        mutating func numbered(_ event: TimedEvent) -> TimedEvent {
+            guard case .image(var image) = event.kind else { return event }
+            nextID += 1
+            image.id = nextID
+            return TimedEvent(start: event.start, kind: .image(image), date: event.date)
+        }
+    }
+
+    /// Turns an entry into its event.
+    enum EntryReader {
+        /// The entry's event, or nil for a response that is neither a successful image nor JSON;
+        /// image requests are numbered afterwards (`ImageNumbering`).
+        @Sendable static func event(of entry: JSONNode) throws(ImportError) -> TimedEvent? {
             let date = try entry.required("startedDateTime")
             let start = try HARImporter.startTime(date)
             let request = try entry.required("request")
@@ -167,7 +179,6 @@ public enum HARImporter {
             } else if let fromLength = ImageSizeEstimate.fromLength(size, format: format) {
                 (width, height, estimate) = (fromLength.width, fromLength.height, .contentLength)
             }
-            nextID += 1
             // HAR's total time; -1 means unknown. Anything not a plausible duration is an error,
             // never a trap on the conversion (found by fuzzing).
             let milliseconds = try entry.optional("time").flatMap { (node) throws(ImportError) -> Int? in
@@ -178,7 +189,7 @@ public enum HARImporter {
                 return value < 0 ? nil : Int(value.rounded())
             }
             return TimedEvent(start: start, kind: .image(ImageRequestEvent(
-                id: nextID, url: url, content: body.map(HARImporter.contentID) ?? HARImporter.contentID(Data(URLNormalizer.resourceIdentity.normalize(url).utf8)), bytes: max(size, 0),
+                id: 0, url: url, content: body.map(HARImporter.contentID) ?? HARImporter.contentID(Data(URLNormalizer.resourceIdentity.normalize(url).utf8)), bytes: max(size, 0),
                 width: width, height: height, format: format, boxWidth: width, boxHeight: height, scale: 1,
                 priority: .visible, fetchMilliseconds: milliseconds, sizeEstimate: estimate)), date: date)
         }

@@ -215,7 +215,8 @@ public final class TraceWriter {
     private let output: OutputFile
     private let file: gzFile
     private var closed = false
-    private var pending = Data()
+    private var pending: [UInt8] = []
+    private var lines = TraceLineEncoder()
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -239,7 +240,8 @@ public final class TraceWriter {
     }
 
     public func append(_ event: TraceEvent) throws(TraceError) {
-        try write(event)
+        do { try lines.append(event, to: &pending) } catch { throw .io(file: path, reason: "\(error)") }
+        pending.append(UInt8(ascii: "\n"))
         if pending.count >= 64 << 10 { try flush() }
     }
 
@@ -255,7 +257,7 @@ public final class TraceWriter {
     }
 
     private func write(_ value: some Encodable) throws(TraceError) {
-        do { pending.append(try encoder.encode(value)) } catch { throw .io(file: path, reason: "\(error)") }
+        do { pending.append(contentsOf: try encoder.encode(value)) } catch { throw .io(file: path, reason: "\(error)") }
         pending.append(UInt8(ascii: "\n"))
     }
 
