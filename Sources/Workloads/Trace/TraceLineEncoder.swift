@@ -17,13 +17,7 @@ struct TraceLineEncoder {
     mutating func append(_ event: TraceEvent, to line: inout [UInt8]) throws {
         line.append(UInt8(ascii: "{"))
         var first = true
-        func key(_ name: StaticString) {
-            if !first { line.append(UInt8(ascii: ",")) }
-            first = false
-            line.append(UInt8(ascii: "\""))
-            line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            line.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        }
+        func key(_ name: StaticString) { Self.member(name, first: &first, to: &line) }
         func time() { key("t"); integer(event.time, to: &line) }
         switch event.kind {
         case .session(let number):
@@ -50,13 +44,7 @@ struct TraceLineEncoder {
     private mutating func append(_ image: ImageRequestEvent, to line: inout [UInt8]) throws {
         line.append(UInt8(ascii: "{"))
         var first = true
-        func key(_ name: StaticString) {
-            if !first { line.append(UInt8(ascii: ",")) }
-            first = false
-            line.append(UInt8(ascii: "\""))
-            line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            line.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        }
+        func key(_ name: StaticString) { Self.member(name, first: &first, to: &line) }
         if let alpha = image.alpha { key("alpha"); line.append(contentsOf: (alpha ? "true" : "false").utf8) }
         key("boxHeight"); integer(image.boxHeight, to: &line)
         key("boxWidth"); integer(image.boxWidth, to: &line)
@@ -72,6 +60,15 @@ struct TraceLineEncoder {
         key("url"); try string(image.url, to: &line)
         key("width"); integer(image.width, to: &line)
         line.append(UInt8(ascii: "}"))
+    }
+
+    /// `"name":`, after a comma unless it is the object's first member.
+    private static func member(_ name: StaticString, first: inout Bool, to line: inout [UInt8]) {
+        if !first { line.append(UInt8(ascii: ",")) }
+        first = false
+        line.append(UInt8(ascii: "\""))
+        line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        line.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
     private func integer(_ value: Int, to line: inout [UInt8]) { line.append(contentsOf: String(value).utf8) }
