@@ -77,7 +77,7 @@ struct TraceLineDecoderTests {
                 TraceEvent(time: 3, .image(ImageRequestEvent(
                     id: index, url: text, content: .max, bytes: 0, width: 1, height: 2, format: text, alpha: index % 2 == 0,
                     boxWidth: 3, boxHeight: 4, scale: [1, 1.5, 2, 3, 2.625, 1e-3, 16][index], priority: .prefetch,
-                    fetchMilliseconds: index % 3 == 0 ? nil : index, sizeEstimate: ImageRequestEvent.SizeEstimate.allCases.randomElement()))),
+                    fetchMilliseconds: index % 3 == 0 ? nil : index, sizeEstimate: ([nil] + ImageRequestEvent.SizeEstimate.allCases)[index % 4]))),
             ]
         }
         events += [TraceEvent(time: 0, .session(7)), TraceEvent(time: 9, .cancel(id: -3)), TraceEvent(time: 9, .relaunch),

@@ -58,7 +58,7 @@ extension Figure {
     /// speed is at least 0; anything else only has to be finite.
     public var validRange: ClosedRange<Double> {
         let name = id.split(separator: "/").last.map(String.init) ?? id
-        if name.hasSuffix("Ratio") || name.hasSuffix("HitRatio") { return 0...1 }
+        if name.hasSuffix("Ratio") { return 0...1 }
         let counts: Set<String> = [
             "bytesDownloaded", "wrongImages", "staleImages", "unusableFileNames", "unansweredRequests", "duplicateDownloads",
             "originBytes", "peakMemoryBytes", "requestsPerSecond", "p99Milliseconds", "peakResidentBytes",

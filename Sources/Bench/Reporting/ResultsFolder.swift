@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import Workloads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,12 +49,13 @@ public final class ResultsFolder: Sendable {
         let pid = Data("\(getpid())\n".utf8)
         _ = ftruncate(lockDescriptor, 0)
         _ = pid.withUnsafeBytes { pwrite(lockDescriptor, $0.baseAddress, $0.count, 0) }
+        let names = (try? fileSystem.contentsOfDirectory(directory)) ?? []
         // We hold the lock, so staging folders here are a killed run's.
-        for name in (try? fileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(Self.stagingPrefix) {
+        for name in names where name.hasPrefix(Self.stagingPrefix) {
             try? FileManager.default.removeItem(atPath: directory + "/" + name)
         }
-        let names = ((try? fileSystem.contentsOfDirectory(directory)) ?? []).filter { !Self.isOurs($0) }
-        if !names.isEmpty, !names.contains("results.json") {
+        let others = names.filter { !Self.isOurs($0) }
+        if !others.isEmpty, !others.contains("results.json") {
             throw FolderError(path: directory, reason: "the folder holds other files; give a new or empty folder, or an earlier run's")
         }
     }
@@ -85,9 +87,9 @@ public final class ResultsFolder: Sendable {
             }
         }
         guard manager.isWritableFile(atPath: directory) else { throw FolderError(path: directory, reason: "the folder is not writable") }
-        let folder = canonical(directory)
+        let folder = OutputFile.canonical(directory)
         for input in inputs {
-            let resolved = canonical(input)
+            let resolved = OutputFile.canonical(input)
             if resolved == folder {
                 throw FolderError(path: directory, reason: "is an input of this run (\(input)); write the results to another folder")
             }
@@ -95,13 +97,6 @@ public final class ResultsFolder: Sendable {
                 throw FolderError(path: directory, reason: "holds an input of this run (\(input)); write the results to another folder")
             }
         }
-    }
-
-    /// The path with symbolic links, `.` and `..` resolved; as given when it cannot be.
-    static func canonical(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return (path as NSString).standardizingPath }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Writes `files` (name and contents, in order) and the files `extra` writes into the
@@ -166,13 +161,13 @@ public final class ResultsFolder: Sendable {
 
     /// An error as a plain clause: the system's words for an errno, not a framework's dump.
     static func plain(_ error: any Error) -> String {
-        if let failure = error as? FileSystemError { return String(cString: strerror(failure.code)).lowercased() }
+        if let failure = error as? FileSystemError { return FileSystemError.reason(failure.code) }
         if let failure = error as? FolderError { return failure.description }
         let bridged = error as NSError
         if let underlying = bridged.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code))).lowercased()
+            return FileSystemError.reason(Int32(underlying.code))
         }
-        if bridged.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(bridged.code))).lowercased() }
+        if bridged.domain == NSPOSIXErrorDomain { return FileSystemError.reason(Int32(bridged.code)) }
         if bridged.domain == NSCocoaErrorDomain, bridged.code == CocoaError.fileWriteOutOfSpace.rawValue { return "no space left on device" }
         return bridged.localizedDescription
     }

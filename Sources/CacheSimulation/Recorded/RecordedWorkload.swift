@@ -62,17 +62,13 @@ public struct RecordedWorkload: Sendable {
     public func assumingPixels(width: Int, height: Int) -> RecordedWorkload {
         var workload = self
         let box = ThumbnailRequest(width: width, height: height, scale: 1)
-        var boxID: Int32?
+        let emptyBoxes = Set(boxes.indices.filter { boxes[$0].width == 0 || boxes[$0].height == 0 })
+        if !emptyBoxes.isEmpty, !workload.boxes.contains(box) { workload.boxes.append(box) }
+        let boxID = Int32(workload.boxes.firstIndex(of: box) ?? 0)
         for index in workload.requests.indices where workload.requests[index].width == 0 || workload.requests[index].height == 0 {
             workload.requests[index].width = Int32(width)
             workload.requests[index].height = Int32(height)
-            if workload.boxes[Int(workload.requests[index].box)].width == 0 || workload.boxes[Int(workload.requests[index].box)].height == 0 {
-                if boxID == nil {
-                    boxID = workload.boxes.firstIndex(of: box).map(Int32.init) ?? Int32(workload.boxes.count)
-                    if boxID == Int32(workload.boxes.count) { workload.boxes.append(box) }
-                }
-                workload.requests[index].box = boxID!
-            }
+            if emptyBoxes.contains(Int(workload.requests[index].box)) { workload.requests[index].box = boxID }
         }
         return workload
     }

@@ -49,7 +49,7 @@ public enum SimulationTraceFile {
         }
         guard fclose(file) == 0 else {
             output.discard()
-            throw .io(path: path, reason: "write failed (\(String(cString: strerror(errno)).lowercased()))")
+            throw .io(path: path, reason: "write failed (\(FileSystemError.reason(errno)))")
         }
         do { try output.commit() } catch { throw .io(path: path, reason: error.description) }
     }

@@ -16,6 +16,9 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     public var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+
+    /// The system's words for an errno, as a clause ("no space left on device").
+    public static func reason(_ code: Int32) -> String { String(cString: strerror(code)).lowercased() }
 }
 
 /// The file operations `DiskCache` needs, as a small protocol so tests can

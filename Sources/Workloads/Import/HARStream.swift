@@ -93,6 +93,7 @@ struct HARStream {
             guard key == "log" else { return try source.skipValue() }
             sawLog = true
             guard try source.peek() == UInt8(ascii: "{") else {
+                // Scanned first: a document cut here is malformed JSON, which is the error to report.
                 _ = try source.captureValue()
                 throw JSONNode(value: NSNull(), path: "$.log", file: file).fail("expected an object")
             }
@@ -103,7 +104,7 @@ struct HARStream {
                     version = JSONNode(value: try source.parse(try source.captureValue()), path: "$.log.version", file: file)
                 case "entries":
                     guard try source.peek() == UInt8(ascii: "[") else {
-                        _ = try source.captureValue()
+                        _ = try source.captureValue()  // as for `log`: malformed JSON first
                         throw JSONNode(value: NSNull(), path: "$.log.entries", file: file).fail("expected an array")
                     }
                     source.advance()

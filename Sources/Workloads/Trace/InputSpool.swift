@@ -1,4 +1,5 @@
 import Foundation
+import ImagePipeline
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -30,10 +31,10 @@ public enum InputSpool {
         guard mkdir(folder, 0o700) == 0 else { throw .io(file: path, reason: "cannot make a temporary folder for the pipe's contents") }
         registerRemoval(folder)
         let input = open(path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw .io(file: path, reason: "cannot open for reading (\(String(cString: strerror(errno)).lowercased()))") }
+        guard input >= 0 else { throw .io(file: path, reason: "cannot open for reading (\(FileSystemError.reason(errno)))") }
         defer { close(input) }
         let output = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw .io(file: path, reason: "cannot copy the pipe to \(copy) (\(String(cString: strerror(errno)).lowercased()))") }
+        guard output >= 0 else { throw .io(file: path, reason: "cannot copy the pipe to \(copy) (\(FileSystemError.reason(errno)))") }
         defer { close(output) }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
@@ -42,14 +43,14 @@ public enum InputSpool {
             if got == 0 { break }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw .io(file: path, reason: "reading the pipe failed (\(String(cString: strerror(errno)).lowercased()))")
+                throw .io(file: path, reason: "reading the pipe failed (\(FileSystemError.reason(errno)))")
             }
             var done = 0
             while done < got {
                 let wrote = write(output, buffer + done, got - done)
                 if wrote < 0, errno == EINTR { continue }
                 guard wrote > 0 else {
-                    throw .io(file: path, reason: "cannot copy the pipe to \(copy) (\(String(cString: strerror(errno)).lowercased()))")
+                    throw .io(file: path, reason: "cannot copy the pipe to \(copy) (\(FileSystemError.reason(errno)))")
                 }
                 done += wrote
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ImagePipeline
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +29,7 @@ public struct OutputFile: Sendable {
     public func commit() throws(TraceError) {
         guard writingPath != path else { return }
         guard rename(writingPath, path) == 0 else {
-            let reason = String(cString: strerror(errno)).lowercased()
+            let reason = FileSystemError.reason(errno)
             discard()
             throw .io(file: path, reason: "cannot put the finished file in place (\(reason))")
         }
@@ -48,7 +49,8 @@ public struct OutputFile: Sendable {
         }
     }
 
-    private static func canonical(_ path: String) -> String {
+    /// The path with symbolic links, `.` and `..` resolved; as given when it cannot be.
+    public static func canonical(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return (path as NSString).standardizingPath }
         defer { free(resolved) }
         return String(cString: resolved)

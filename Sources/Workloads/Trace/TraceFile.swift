@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import ImagePipeline
 
 /// Why a trace could not be read or written, with the place: `file:line: what is wrong`.
 public enum TraceError: Error, Equatable, CustomStringConvertible {
@@ -94,11 +95,11 @@ public struct TraceReader {
     /// A decoding error of the header as one readable clause.
     private static func explain(_ error: any Error) -> String {
         switch error {
-        case DecodingError.keyNotFound(let key, let context):
+        case Swift.DecodingError.keyNotFound(let key, let context):
             "missing field \"\(path(context.codingPath + [key]))\""
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+        case Swift.DecodingError.typeMismatch(_, let context), Swift.DecodingError.valueNotFound(_, let context):
             "wrong type for \"\(path(context.codingPath))\": \(context.debugDescription)"
-        case DecodingError.dataCorrupted(let context):
+        case Swift.DecodingError.dataCorrupted(let context):
             context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)): \(context.debugDescription)"
         default:
             String(describing: error)
@@ -227,7 +228,7 @@ public final class TraceWriter {
         self.path = path
         output = OutputFile(path)
         guard let file = gzopen(output.writingPath, path.hasSuffix(".gz") ? "wb9" : "wbT") else {
-            throw .io(file: path, reason: "cannot create (\(String(cString: strerror(errno)).lowercased()))")
+            throw .io(file: path, reason: "cannot create (\(FileSystemError.reason(errno)))")
         }
         self.file = file
         try write(header)
