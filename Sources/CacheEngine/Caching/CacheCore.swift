@@ -67,11 +67,19 @@ public struct CacheCore<Policy: EvictionPolicy> {
     @inlinable @inline(__always)
     public mutating func recordMiss() { counters.misses += 1 }
 
-    /// Stores a new entry in `entry.slot` (which must not be resident). Returns
-    /// false when it is too large or the policy declines it; `removed` hears every
-    /// other entry evicted to make room.
+    /// Stores an entry in `entry.slot`. A slot already resident is replaced: its
+    /// entry leaves (counted in `removals`, not reported) and the new one enters
+    /// as any other, with its own cost and a new entry's place: what
+    /// `MemoryCache.insert` does for a key it holds, and what the simulator does when
+    /// a second flight for one key lands. Policies never see a resident slot inserted.
+    /// Returns false when it is too large or the policy declines it (the slot is then
+    /// empty); `removed` hears every other entry evicted to make room.
     @inlinable @inline(__always)
     public mutating func insert(_ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
+        if storedPolicy.contains(entry.slot) {
+            storedPolicy.remove(entry.slot)
+            counters.removals += 1
+        }
         guard storedPolicy.limits.admits(cost: entry.cost) else {
             counters.rejections += 1
             return false

@@ -95,11 +95,14 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let hash = key.hashValue
         let reports = onEviction != nil
         let (stored, departed) = stripes.withLock(stripe { fingerprint }) { state -> (Bool, [Departure]) in
-            if let old = state.slot(hash: hash, matching: { $0 == key }) {
-                state.core.remove(old)
-                _ = state.release(old, .capacity)
+            // A key already held keeps its slot: the core replaces the entry there.
+            let slot: Slot
+            if let held = state.slot(hash: hash, matching: { $0 == key }) {
+                state.entries.replace(held, key: key, value: value, hash: hash)
+                slot = held
+            } else {
+                slot = state.allocate(key, value, hash: hash)
             }
-            let slot = state.allocate(key, value, hash: hash)
             var departed: [Departure] = []
             let stored = state.coreType.insert(
                 core: state.coreAddress,

@@ -68,6 +68,12 @@ struct SlotEntries<Key, Value>: ~Copyable {
         return slot
     }
 
+    /// Puts a new entry in the occupied `slot`; the old one is released.
+    @inlinable @inline(__always)
+    mutating func replace(_ slot: Slot, key: Key, value: Value, hash: Int) {
+        (base + Int(slot)).pointee = Entry(key: key, value: value, hash: hash)
+    }
+
     /// Takes the entry out of `slot`, which becomes free.
     @inlinable @inline(__always)
     mutating func remove(_ slot: Slot) -> Entry {

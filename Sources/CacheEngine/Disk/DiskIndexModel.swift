@@ -23,8 +23,10 @@ public struct DiskIndexModel {
 
     public mutating func recordAccess(_ slot: Slot) { recency.recordHit(slot) { _ in } }  // LRU never evicts on a hit
 
-    /// Adds an entry (evicting nothing: that is `trim`'s job).
+    /// Adds an entry (evicting nothing: that is `trim`'s job). An entry already
+    /// there is replaced, as a file written again is: its new size, most recent.
     public mutating func insert(_ slot: Slot, bytes: Int) {
+        if recency.contains(slot) { recency.remove(slot) }
         _ = recency.insert(NewEntry(slot: slot, cost: bytes, fingerprint: 0)) { _ in }
     }
 

@@ -112,9 +112,10 @@ public protocol EvictionPolicy {
     /// The resident entry in `slot` was used. Most policies only reorder; LIRS
     /// may demote and evict others on a hit, and `evict` hears each of them.
     mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void)
-    /// Stores a new entry (its slot must not be resident), evicting as needed to
-    /// stay within both limits; `evict` hears each evicted slot. Returns false
-    /// when the policy declines to keep the entry (it is then not resident).
+    /// Stores a new entry (its slot must not be resident: `CacheCore` replaces a
+    /// resident one first), evicting as needed to stay within both limits; `evict`
+    /// hears each evicted slot. Returns false when the policy declines to keep the
+    /// entry (it is then not resident).
     mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool
     /// Removes a resident entry without counting it as an eviction.
     mutating func remove(_ slot: Slot)

@@ -32,9 +32,9 @@ extension DiskCache {
             return true
         }
 
+        /// Adds an entry, or replaces the one of that name (the model's rule for a slot it holds).
         mutating func add(_ name: String, bytes: Int) {
-            if let old = slots[name] { model.remove(old); release(old) }
-            let slot = freeSlots.popLast() ?? Slot(names.count)
+            let slot = slots[name] ?? freeSlots.popLast() ?? Slot(names.count)
             if Int(slot) == names.count { names.append(name) } else { names[Int(slot)] = name }
             slots[name] = slot
             model.insert(slot, bytes: bytes)
