@@ -34,10 +34,10 @@ GATED = {
     # evictions (the wheel's order), so it can be the one that leaves.
     "gdsf-1": lambda size: lcs.GDSF(size),
 }
-# Reported, not gated: known differences, named in the table (issue 16 tracks them).
+# Reported, not gated: different designs, named in the table.
 REPORTED = {
     "w-tinylfu": (lambda size: lcs.WTinyLFU(size),
-                  "Caffeine's W-TinyLFU; libCacheSim's variant is w-tinylfu-libcachesim"),
+                  "Caffeine's W-TinyLFU (scripts/crosscheck-caffeine checks it); libCacheSim's is w-tinylfu-libcachesim"),
     "gdsf": (lambda size: lcs.GDSF(size), "ours weighs a miss by its download bytes (gdsf-1 is libCacheSim's)"),
 }
 # Belady: ours is MIN with bypass (an object used later than every resident one is not

@@ -59,8 +59,9 @@ struct SimulationTests {
             trace, SimulationConfiguration(limits: CacheLimits(costLimit: .max, countLimit: 2_000, maxEntryFraction: 1), policy: kind))
         let both = CacheSimulator.run(
             trace, SimulationConfiguration(limits: CacheLimits(costLimit: 2_000, countLimit: 2_000, maxEntryFraction: 1), policy: kind))
-        // W-TinyLFU's sketch starts at the count limit's width instead of growing to it: a hair apart.
-        let tolerance = kind == .wTinyLFU ? 0.002 : 0
+        // W-TinyLFU sizes its sketch as Caffeine does: for the count limit under one (`maximumSize`),
+        // for the entries held once half full under a cost limit (`maximumWeight`): a hair apart.
+        let tolerance = kind == .wTinyLFU ? 0.005 : 0
         #expect(abs(byCount.hitRatio - byCost.hitRatio) <= tolerance, "count \(byCount.hitRatio), cost \(byCost.hitRatio)")
         #expect(abs(both.hitRatio - byCost.hitRatio) <= tolerance, "both \(both.hitRatio), cost \(byCost.hitRatio)")
         if kind == .s3fifo(moveToMainThreshold: 1) || kind == .wTinyLFU {

@@ -1,106 +1,94 @@
-/// Approximate access counts for TinyLFU: a count-min sketch of 4-bit counters
-/// (four rows, sixteen counters per 64-bit word) behind a doorkeeper Bloom
-/// filter that absorbs keys seen only once. After `10 × width` recorded
-/// accesses every counter is halved and the doorkeeper cleared, so old
-/// popularity fades.
+/// Approximate access counts for TinyLFU, as Caffeine keeps them: a count-min
+/// sketch of 4-bit counters, sixteen to a 64-bit word, one word per expected entry
+/// (rounded up to a power of two). A key has one counter in each of four words
+/// chosen by four hashes; an access raises all four (those below 15), and its
+/// estimate is the least of them. Once `10 × capacity` accesses have raised a
+/// counter, every counter is halved, so old popularity fades.
+///
+/// The sketch starts unsized: until `ensureCapacity` is called (W-TinyLFU calls it
+/// when the cache is half full) accesses are not counted and every estimate is 0.
 struct FrequencySketch {
-    private static let maxCount: UInt64 = 15
+    private var words: [UInt64] = []
+    private var sampleSize = 0
+    /// Accesses that raised a counter since the last halving (adjusted by it).
+    private var additions = 0
 
-    private(set) var width: Int
-    private var counters: [UInt64]
-    private var doorkeeper: [UInt64]
-    private var samples = 0
+    init() {}
 
-    /// `width` counters per row, rounded up to a power of two (at least 64).
-    init(width: Int) {
-        var rounded = 64
-        while rounded < width { rounded <<= 1 }
-        self.width = rounded
-        counters = Array(repeating: 0, count: 4 * rounded / 16)
-        doorkeeper = Array(repeating: 0, count: max(1, rounded / 64))
+    var isSized: Bool { !words.isEmpty }
+    /// The entries the sketch is sized for (its word count).
+    var capacity: Int { words.count }
+
+    /// Sizes the sketch for `entries` (at least one word); a sketch already that large
+    /// is kept, a smaller one starts over empty.
+    mutating func ensureCapacity(_ entries: Int) {
+        let entries = min(max(entries, 0), Int(Int32.max) >> 1)
+        guard words.count < entries || words.isEmpty else { return }
+        var rounded = 1
+        while rounded < entries { rounded <<= 1 }
+        words = Array(repeating: 0, count: rounded)
+        sampleSize = entries == 0 ? 10 : 10 * entries
+        additions = 0
     }
 
-    /// Estimated accesses of the key, 0...16.
+    /// Estimated accesses of the key, 0...15.
     func frequency(_ fingerprint: UInt64) -> Int {
-        Int(minimum(at: cells(fingerprint))) + (doorkeeperContains(fingerprint) ? 1 : 0)
+        guard isSized else { return 0 }
+        let hash = spread(fingerprint)
+        var least: UInt64 = 15
+        for row in 0..<4 {
+            let (word, shift) = counter(hash, row: row)
+            least = min(least, (words[word] >> shift) & 0xF)
+        }
+        return Int(least)
     }
 
     /// Records one access of the key.
     mutating func increment(_ fingerprint: UInt64) {
-        if !doorkeeperInsert(fingerprint) {
-            // Conservative update: raise only the counters at the current minimum.
-            let cells = cells(fingerprint)
-            let minimum = minimum(at: cells)
-            if minimum < Self.maxCount {
-                raise(cells.0, ifAt: minimum)
-                raise(cells.1, ifAt: minimum)
-                raise(cells.2, ifAt: minimum)
-                raise(cells.3, ifAt: minimum)
+        guard isSized else { return }
+        let hash = spread(fingerprint)
+        var raised = false
+        for row in 0..<4 {
+            let (word, shift) = counter(hash, row: row)
+            if (words[word] >> shift) & 0xF != 0xF {
+                words[word] += 1 << shift
+                raised = true
             }
         }
-        samples += 1
-        if samples >= 10 * width { halve() }
+        guard raised else { return }
+        additions += 1
+        if additions == sampleSize { halve() }
     }
 
-    /// A counter's place: its word and the bit shift within it.
-    private typealias Cell = (word: Int, shift: UInt64)
-
-    /// The key's counter in each of the four rows, worked out once per call (each is a
-    /// mix of the fingerprint with the row's seed).
-    @inline(__always)
-    private func cells(_ fingerprint: UInt64) -> (Cell, Cell, Cell, Cell) {
-        (cell(fingerprint, row: 0, seed: 0x9E37_79B9_7F4A_7C15), cell(fingerprint, row: 1, seed: 0xC2B2_AE3D_27D4_EB4F),
-         cell(fingerprint, row: 2, seed: 0x1656_67B1_9E37_79F9), cell(fingerprint, row: 3, seed: 0x27D4_EB2F_1656_67C5))
+    /// Forgets every count (the sketch keeps its size).
+    mutating func removeAll() {
+        for index in words.indices { words[index] = 0 }
+        additions = 0
     }
 
+    /// The key's hash, spread so nearby fingerprints fall apart.
     @inline(__always)
-    private func cell(_ fingerprint: UInt64, row: Int, seed: UInt64) -> Cell {
-        let counter = Int(truncatingIfNeeded: mix(fingerprint &+ seed)) & (width - 1)
-        return (row * (width / 16) + counter >> 4, UInt64(counter & 15) << 2)
+    private func spread(_ fingerprint: UInt64) -> UInt64 { mix(fingerprint ^ 0x243F_6A88_85A3_08D3) }
+
+    /// The row's counter: a word picked by the row's own hash of the key, and within it
+    /// one of sixteen nibbles: four the key's low bits pick, one per row (so a key's four
+    /// counters never share a nibble position).
+    @inline(__always)
+    private func counter(_ hash: UInt64, row: Int) -> (word: Int, shift: UInt64) {
+        let rowHash = mix(hash &+ UInt64(row + 1) &* 0x9E37_79B9_7F4A_7C15)
+        let word = Int(truncatingIfNeeded: rowHash) & (words.count - 1)
+        let nibble = Int(hash & 3) << 2 + row
+        return (word, UInt64(nibble) << 2)
     }
 
-    @inline(__always)
-    private func count(at cell: Cell) -> UInt64 { (counters[cell.word] >> cell.shift) & 0xF }
-
-    @inline(__always)
-    private func minimum(at cells: (Cell, Cell, Cell, Cell)) -> UInt64 {
-        min(count(at: cells.0), count(at: cells.1), count(at: cells.2), count(at: cells.3))
-    }
-
-    @inline(__always)
-    private mutating func raise(_ cell: Cell, ifAt minimum: UInt64) {
-        if count(at: cell) == minimum { counters[cell.word] += 1 << cell.shift }
-    }
-
-    mutating func removeAll() { self = FrequencySketch(width: width) }
-
-    /// Halves every counter (the aging step) and clears the doorkeeper.
+    /// Halves every counter; the count of additions drops by half, and by a quarter of
+    /// the odd counters (the halving's truncation), as Caffeine's does.
     private mutating func halve() {
-        for index in counters.indices {
-            counters[index] = (counters[index] >> 1) & 0x7777_7777_7777_7777
+        var odd = 0
+        for index in words.indices {
+            odd += (words[index] & 0x1111_1111_1111_1111).nonzeroBitCount
+            words[index] = (words[index] >> 1) & 0x7777_7777_7777_7777
         }
-        for index in doorkeeper.indices { doorkeeper[index] = 0 }
-        samples /= 2
-    }
-
-    private func doorkeeperBits(_ fingerprint: UInt64) -> (Int, Int) {
-        let hash = mix(fingerprint ^ 0xD6E8_FEB8_6659_FD93)
-        let bits = doorkeeper.count * 64
-        return (Int(truncatingIfNeeded: hash) & (bits - 1), Int(truncatingIfNeeded: hash >> 32) & (bits - 1))
-    }
-
-    private func doorkeeperContains(_ fingerprint: UInt64) -> Bool {
-        let (a, b) = doorkeeperBits(fingerprint)
-        return doorkeeper[a >> 6] & (1 << UInt64(a & 63)) != 0 && doorkeeper[b >> 6] & (1 << UInt64(b & 63)) != 0
-    }
-
-    /// Sets the key's bits; returns false when they were all set already.
-    private mutating func doorkeeperInsert(_ fingerprint: UInt64) -> Bool {
-        let (a, b) = doorkeeperBits(fingerprint)
-        let bitA: UInt64 = 1 << UInt64(a & 63), bitB: UInt64 = 1 << UInt64(b & 63)
-        let wasSet = doorkeeper[a >> 6] & bitA != 0 && doorkeeper[b >> 6] & bitB != 0
-        doorkeeper[a >> 6] |= bitA
-        doorkeeper[b >> 6] |= bitB
-        return !wasSet
+        additions = (additions >> 1) - (odd >> 2)
     }
 }

@@ -49,6 +49,9 @@ struct SlotTable {
     @inline(__always)
     func after(_ slot: Slot) -> Slot { entries[Int(slot)].next }
 
+    @inline(__always)
+    func before(_ slot: Slot) -> Slot { entries[Int(slot)].previous }
+
     /// Appends `slot` at the back (newest end) of `list`.
     @inline(__always)
     mutating func append(_ slot: Slot, cost entryCost: Int, to list: inout SlotList) {
