@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import ImagePipeline
 import Bench
+import Workloads
 
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,8 +18,6 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Replay only the first N sessions of each trace (whole sessions).") var sessions: Int?
     @Option(help: "Cancellations: recorded (at the download, as the simulator models them) or timed (after the recorded delay, racing the answer).")
     var cancellations = LiveReplayOptions.CancellationTiming.recorded.rawValue
-    @Option(parsing: .unconditional, help: "Largest difference between live and simulated hit ratios that --require-agreement accepts, in percentage points.")
-    var tolerance = 0.5
     @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
     @Option(help: "Stripes the memory cache is split into, each with its own lock (1 to 256).") var stripes = 1
     @Option(help: "Key strategy.") var keys = ReplayDefaults.keyStrategy.description
@@ -28,7 +27,10 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Disk writes: none (left to the kernel, as iOS caches do), file (fsync each, the library's crash-safe default), fileAndDirectory.")
     var diskSync = "none"
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
-    @Flag(help: "Exit 1 when live and simulated hit ratios disagree.") var requireAgreement = false
+    @Flag(help: "Exit 1 unless the simulator, run in the order the live pipeline took its decisions, answers every request as live did.")
+    var requireAgreement = false
+    @Option(help: "Write the order the pipeline took its decisions in to this file (one trace), for simulate --observed-order.")
+    var saveOrder: String?
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -42,13 +44,14 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ValidationError("--cancellations is recorded or timed")
         }
         if let sessions { try OptionCheck.count(sessions, "--sessions", atLeast: 1) }
-        try OptionCheck.number(tolerance, "--tolerance", in: 0...100, "percentage points, 0 to 100")
         _ = try CacheOptions.diskPolicy(diskPolicy)
     }
 
     func run() async throws {
         try output.claim(inputs: workloads.inputPaths)
+        if let saveOrder { try OutputFile.refuseOverwriting(saveOrder, inputs: workloads.inputPaths) }
         let loaded = try workloads.load()
+        guard saveOrder == nil || loaded.count == 1 else { throw ValidationError("--save-order records one trace's replay; give one trace") }
         var options = LiveReplayOptions()
         options.speed = speed
         options.concurrency = concurrency
@@ -57,7 +60,6 @@ struct ReplayCommand: AsyncParsableCommand {
         options.diskPolicy = try CacheOptions.diskPolicy(diskPolicy)
         options.sessionLimit = sessions
         options.cancellations = LiveReplayOptions.CancellationTiming(rawValue: cancellations) ?? .recorded
-        options.tolerance = tolerance / 100
         options.policy = try CacheOptions.policies(policy)[0]
         options.stripes = CacheStripes(stripes)
         options.keyStrategy = try CacheOptions.strategies(keys)[0]
@@ -66,6 +68,7 @@ struct ReplayCommand: AsyncParsableCommand {
         options.faultRate = faults
         options.diskSync = DiskCache.SyncPolicy(rawValue: diskSync) ?? .none
         options.originStore = store
+        options.observedOrderPath = saveOrder
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
         for workload in loaded {
@@ -75,7 +78,9 @@ struct ReplayCommand: AsyncParsableCommand {
         output.show("replay-agreement", ReportTables.replayAgreement(results.replays))
         try output.finish(results)
         if requireAgreement, results.replays.contains(where: { !$0.agrees }) {
-            FileHandle.standardError.write(Data("replay: live and simulated hit ratios disagree beyond the tolerance\n".utf8))
+            let differing = results.replays.filter { !$0.agrees }.map { "\($0.trace): \($0.exact.differingRequests) of \($0.requests)" }
+            FileHandle.standardError.write(Data(
+                "replay: the simulator in observed order answered requests differently from live (\(differing.joined(separator: ", ")))\n".utf8))
             throw ExitCode.failure
         }
     }

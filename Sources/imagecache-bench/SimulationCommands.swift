@@ -21,12 +21,27 @@ struct SimulateCommand: ParsableCommand {
         "libCacheSim's semantics, so figures compare with its: the requests `export` writes, no per-entry cap, no disk, no warnings.",
         discussion: "Recorded traces are replayed as the plain requests `export --keys` writes (the strategy --keys names): cancellations, offline spells, relaunches and invalidations are left out, as libCacheSim's traces cannot carry them. Overrides --max-entry, --disk and --warnings; add --objects for its object mode."))
     var libcachesim = false
+    @Option(help: ArgumentHelp(
+        "Run in the order a live replay took its decisions, from the file `replay --save-order` wrote.",
+        discussion: "Give the one recorded trace that replay ran, with its --sessions or --requests, and the replay's configuration (memory, disk, policy, keys): the figures are then the live run's, request by request."))
+    var observedOrder: String?
     @OptionGroup var sharding: ShardOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try output.claim(inputs: workloads.inputPaths)
+        try output.claim(inputs: workloads.inputPaths + (observedOrder.map { [$0] } ?? []))
         var matrix = try cache.matrix()
+        if let observedOrder {
+            guard !libcachesim else { throw ValidationError("--observed-order runs a recorded trace; --libcachesim's plain requests have no decisions to order") }
+            let loaded = try workloads.load()
+            guard loaded.count == 1 else { throw ValidationError("--observed-order belongs to one replayed trace; give that one trace") }
+            let (order, requests) = try ObservedOrderFile.read(observedOrder)
+            guard requests == loaded[0].requests.count else {
+                throw ValidationError(
+                    "\(observedOrder) was observed on \(requests) requests of its trace, \(loaded[0].name) has \(loaded[0].requests.count) here: give --requests \(requests)")
+            }
+            matrix.observedOrder = order
+        }
         let inputs = try libcachesim ? libCacheSimInputs(strategies: matrix.strategies) : workloads.loadInputs()
         try sharding.check(traceNames: inputs.map(\.name), units: matrix.unitCount(inputs), unitName: "(trace, key strategy, memory size) groups")
         matrix.shard = sharding.shard

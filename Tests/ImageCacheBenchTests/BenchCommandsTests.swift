@@ -353,6 +353,31 @@ struct LiveCommandsTests {
         #expect(report.comparison.simulatedMemoryHits > 0 && report.comparison.simulatedDiskHits > 0)
     }
 
+    @Test("with 16 in flight, simulate in the order replay saved answers as live did: the same hits, request by request")
+    func observedOrderThroughTheCommands() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        let order = BenchProcess.temporaryFile("order").path + ".icbo"
+        defer { for path in [store, order] { try? FileManager.default.removeItem(atPath: path) } }
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let sizes = ["--memory", "2MB", "--disk", "1MB"]
+        let replayed = try await BenchProcess.run(
+            ["replay", trace, "--store", store, "--json", "--no-files", "--concurrency", "16", "--save-order", order, "--require-agreement"] + sizes)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let report = try #require(try BenchCommandsTests.json(replayed).replays.first)
+        #expect(report.exact.differingRequests == 0 && report.exact.observedSteps > report.requests)
+        #expect(report.comparison.liveJoins > 0)
+        let simulated = try await BenchProcess.run(
+            ["simulate", trace, "--observed-order", order, "--json", "--no-files", "--no-bounds"] + sizes)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let row = try #require(try BenchCommandsTests.json(simulated).simulations.first)
+        #expect(row.inObservedOrder == true)
+        #expect(Int(row.result.hits) == report.memoryHits + report.coalescedWaiters)
+        #expect(row.result.diskHits == report.diskHits)
+        // Another trace's length is refused, naming the count the order was observed on.
+        let cut = try await BenchProcess.run(["simulate", trace, "--requests", "100", "--observed-order", order, "--no-files"])
+        #expect(cut.status == 2 && cut.stderr.contains("observed on 258 requests"), "\(cut.stderr)")
+    }
+
     @Test("stress scenarios hold their invariants")
     func stress() async throws {
         let store = BenchProcess.temporaryFile("store").path

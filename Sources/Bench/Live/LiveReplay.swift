@@ -86,6 +86,8 @@ public enum LiveReplay {
         /// The pictures the origin serves, per URL id.
         let images: [ImageDescriptor]
         let measurements: SharedLocked<Measurements>
+        /// The order the tiers took their decisions in, for the exact check.
+        let recorder = ObservedOrderRecorder()
         /// The app's pipeline in this launch; nil only while it is replaced.
         var pipeline: ImagePipeline? {
             didSet { current.withLock { $0 = pipeline } }
@@ -142,18 +144,20 @@ public enum LiveReplay {
             memoryBytes = options.memory.resolved(footprint: trace.memoryFootprint)
             diskBytes = options.disk.map { $0.resolved(footprint: trace.diskFootprint) }
             (fetchURLs, images) = LiveReplay.originURLs(of: workload, on: origin)
-            let first = try Self.makePipeline(options, memoryBytes, diskBytes, directory: scratch + "/device-0", fetcher: fetcher)
+            let first = try Self.makePipeline(
+                options, memoryBytes, diskBytes, directory: scratch + "/device-0", fetcher: fetcher, recorder: recorder)
             current = SharedLocked(Optional(first))
             pipeline = first
         }
 
         static func makePipeline(
-            _ options: LiveReplayOptions, _ memoryBytes: Int, _ diskBytes: Int?, directory: String, fetcher: ReplayFetcher
+            _ options: LiveReplayOptions, _ memoryBytes: Int, _ diskBytes: Int?, directory: String, fetcher: ReplayFetcher,
+            recorder: ObservedOrderRecorder
         ) throws -> ImagePipeline {
             let configuration = ImagePipeline.Configuration(
                 memory: .init(limits: CacheLimits(costLimit: memoryBytes), policy: options.policy, stripes: options.stripes),
                 disk: diskBytes.map { DiskCache.Configuration(directory: directory, byteLimit: $0, sync: options.diskSync) },
-                diskPolicy: options.diskPolicy, keyStrategy: options.keyStrategy)
+                diskPolicy: options.diskPolicy, keyStrategy: options.keyStrategy, decisionRecorder: recorder)
             return try ImagePipeline(configuration, fetcher: fetcher)
         }
 
@@ -177,6 +181,7 @@ public enum LiveReplay {
             while index < workload.requests.count || nextEvent < workload.events.count {
                 var endOfLaunch = workload.requests.count
                 while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
+                    recorder.event(nextEvent)
                     try apply(workload.events[nextEvent].kind)
                     nextEvent += 1
                 }
@@ -194,7 +199,7 @@ public enum LiveReplay {
             closePipeline()   // before the scratch folder is removed
             progress.finish()
             let wall = (ContinuousClock.now - start).seconds
-            return report(wall: wall, originBefore: originBefore, fetcherBefore: fetcherBefore, samples: samples.withLock { $0 })
+            return try report(wall: wall, originBefore: originBefore, fetcherBefore: fetcherBefore, samples: samples.withLock { $0 })
         }
 
         /// One launch's requests at their compressed times, at most `concurrency` in flight;
@@ -216,7 +221,7 @@ public enum LiveReplay {
                     try? await slots.acquire()
                     let imageRequest = ImageRequest(
                         url: workload.urls[Int(request.url)], fetchURL: fetchURL(request, position),
-                        box: workload.boxes[Int(request.box)], priority: request.priority)
+                        box: workload.boxes[Int(request.box)], priority: request.priority, id: position)
                     let cancel: Cancel? = request.cancelledAfter.map {
                         options.cancellations == .recorded ? .atDownload(position, fetcher) : .after(cancelDelay($0))
                     }
@@ -247,6 +252,7 @@ public enum LiveReplay {
         private func applyEvents(before position: Int, to current: ImagePipeline) {
             while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= position,
                   !workload.events[nextEvent].kind.endsLaunch {
+                recorder.event(nextEvent)
                 applyWithin(workload.events[nextEvent].kind, to: current)
                 nextEvent += 1
             }
@@ -353,13 +359,14 @@ public enum LiveReplay {
         /// its disk cache lets go of the directory.
         private func replacePipeline() throws {
             closePipeline()
-            pipeline = try Self.makePipeline(options, memoryBytes, diskBytes, directory: scratch + "/device-\(device)", fetcher: fetcher)
+            pipeline = try Self.makePipeline(
+                options, memoryBytes, diskBytes, directory: scratch + "/device-\(device)", fetcher: fetcher, recorder: recorder)
         }
 
         /// The app's process ends: its disk tier saves its order and lets go of the directory now,
         /// not when the pipeline's last reference goes (a finished fetch task's, a moment later).
         private func closePipeline() {
-            pipeline?.diskCache?.close()
+            pipeline?.close()
             pipeline = nil
         }
 
@@ -374,19 +381,27 @@ public enum LiveReplay {
         private func report(
             wall: Double, originBefore: OriginServer.Statistics, fetcherBefore: HTTPImageFetcher.Statistics,
             samples: [LiveReplayReport.MemorySample]
-        ) -> LiveReplayReport {
+        ) throws -> LiveReplayReport {
             let books = measurements.withLock { $0 }
             let configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: memoryBytes), policy: options.policy, pressure: options.reaction.policy,
                 disk: diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) }, inFlight: options.concurrency,
                 stripes: options.stripes)
-            let answered = CacheSimulator.answers(workload.simulationTrace(strategy: options.keyStrategy), configuration)
+            let trace = workload.simulationTrace(strategy: options.keyStrategy)
+            let answered = CacheSimulator.answers(trace, configuration)
+            let observed = recorder.order
+            if let path = options.observedOrderPath { try ObservedOrderFile.write(observed, requests: trace.count, to: path) }
+            let exact = CacheSimulator.answers(trace, configuration, observed: observed)
             let simulated = answered.result
             let simulatedJoins = answered.answers.count { $0 == .joined }
-            var differences: [String: Int] = [:]
-            for (live, simulated) in zip(books.answers, answered.answers) where live.simulated != simulated {
-                differences["\(live) / \(simulated)", default: 0] += 1
+            func differences(from simulated: [CacheSimulator.Answer]) -> [String: Int] {
+                var differences: [String: Int] = [:]
+                for (live, simulated) in zip(books.answers, simulated) where live.simulated != simulated {
+                    differences["\(live) / \(simulated)", default: 0] += 1
+                }
+                return differences
             }
+            let exactDifferences = differences(from: exact.answers)
             let requests = workload.requests.count
             let origin = self.origin.statistics, fetched = fetcher.http.statistics
             return LiveReplayReport(
@@ -402,7 +417,9 @@ public enum LiveReplay {
                 liveHitRatio: Double(totals.memoryHits + totals.coalesced) / Double(max(requests, 1)),
                 liveCombinedHitRatio: Double(totals.memoryHits + totals.coalesced + totals.diskHits) / Double(max(requests, 1)),
                 simulatedHitRatio: simulated.hitRatio, simulatedCombinedHitRatio: simulated.combinedHitRatio,
-                tolerance: options.tolerance,
+                exact: .init(
+                    observedSteps: observed.count, differingRequests: exactDifferences.values.reduce(0, +),
+                    differences: exactDifferences),
                 comparison: .init(
                     liveMemoryHits: totals.memoryHits, simulatedMemoryHits: Int(simulated.hits) - simulatedJoins,
                     liveDiskHits: totals.diskHits, simulatedDiskHits: simulated.diskHits,
@@ -411,7 +428,7 @@ public enum LiveReplay {
                     liveJoins: totals.coalesced, simulatedJoins: simulatedJoins,
                     liveSharedDownloads: max(totals.networkLoads - (fetched.succeeded - fetcherBefore.succeeded), 0),
                     simulatedSharedDownloads: answered.sharedDownloads,
-                    differences: differences),
+                    differences: differences(from: answered.answers)),
                 memoryOverTime: samples)
         }
     }

@@ -35,8 +35,8 @@ public struct LiveReplayOptions: Sendable {
     public var originStore = Recording.defaultStore
     /// Recorded gaps longer than this (reading pauses, relaunches hours apart) are cut to it before `speed` applies.
     public var longestGap = Duration.seconds(2)
-    /// How far live and simulated hit ratios may differ, as a share of requests.
-    public var tolerance = 0.005
+    /// Where to write the order the pipeline took its decisions in (`ObservedOrderFile`), if anywhere.
+    public var observedOrderPath: String?
 
     public init() {}
 

@@ -47,24 +47,38 @@ public struct LiveReplayReport: Codable, Sendable {
     public var liveHitRatio: Double
     /// Live: requests answered without a new download (memory, coalesced or disk).
     public var liveCombinedHitRatio: Double
+    /// The in-flight model's ratios (`SimulationConfiguration.inFlight` = the concurrency),
+    /// which know only the trace.
     public var simulatedHitRatio: Double
     public var simulatedCombinedHitRatio: Double
-    public var tolerance: Double
-    /// The counts behind the ratios, and the live events the simulator has no notion of.
+    /// The simulator run in the order the live pipeline took its decisions.
+    public var exact: ExactCheck
+    /// The counts behind the ratios, live against the in-flight model.
     public var comparison: Comparison
     /// Memory and resident size over the run.
     public var memoryOverTime: [MemorySample]
 
-    public var agrees: Bool {
-        abs(liveHitRatio - simulatedHitRatio) <= tolerance && abs(liveCombinedHitRatio - simulatedCombinedHitRatio) <= tolerance
+    /// Whether the simulator, in the observed order, answered every request as live did.
+    public var agrees: Bool { exact.differingRequests == 0 }
+
+    /// The exact check: every request's answer, live against the simulator in observed order.
+    public struct ExactCheck: Codable, Sendable {
+        /// Decisions and events the live run logged.
+        public var observedSteps: Int
+        public var differingRequests: Int
+        /// Requests answered differently, by "live / simulated" answer.
+        public var differences: [String: Int]
     }
 
-    /// Live and simulated counts side by side, and the requests answered
-    /// differently. One at a time (`concurrency` 1) the two take the same
-    /// decisions in the same order and differ nowhere. With requests in
-    /// flight together the simulator models the window (`inFlight`): joins,
-    /// shared downloads and thumbnails that land late. Live requests finish
-    /// in the order they do, not oldest first: there the two differ.
+    /// Requests the in-flight model answered differently from live.
+    public var modelDifferingRequests: Int { comparison.differences.values.reduce(0, +) }
+
+    /// Live and in-flight-model counts side by side, and the requests answered
+    /// differently. One at a time (`concurrency` 1) the model takes the same
+    /// decisions in the same order and differs nowhere. With requests in
+    /// flight together it models the window (`inFlight`): joins, shared downloads
+    /// and thumbnails that land late, oldest first. Live requests finish in the
+    /// order they do: where that differs, the model's answers do (its error).
     public struct Comparison: Codable, Sendable {
         public var liveMemoryHits: Int
         public var simulatedMemoryHits: Int

@@ -109,7 +109,7 @@ public enum ReportTables {
             ("network p50/p99 ms", .right), ("coalesced p50/p99 ms", .right), ("origin requests", .right),
             (style == .human ? "origin MB" : "origin bytes", .right), ("coalesced", .right), ("stopped transfers", .right),
             ("failed", .right), (style == .human ? "peak RSS MB" : "peak RSS bytes", .right), ("live hit / either", .right),
-            ("simulated hit / either", .right), ("agree", .left),
+            ("model hit / either", .right), ("exact (observed order)", .left),
         ])
         for report in reports {
             func latency(_ source: String) -> String {
@@ -123,19 +123,22 @@ public enum ReportTables {
                 megabytes(report.peakResidentBytes, style),
                 percent(report.liveHitRatio, style) + " / " + percent(report.liveCombinedHitRatio, style),
                 percent(report.simulatedHitRatio, style) + " / " + percent(report.simulatedCombinedHitRatio, style),
-                report.agrees ? "yes" : "NO (tolerance \(percent(report.tolerance, .human)))",
+                report.agrees
+                    ? "yes: \(report.requests) of \(report.requests) alike"
+                    : "NO: \(report.exact.differingRequests) of \(report.requests) differ",
             ])
         }
         return table
     }
 
-    /// Live against simulated (with the replay's window in flight), count by count.
+    /// Live against the in-flight model (the replay's concurrency as `inFlight`), count by
+    /// count: the model's error, where live requests finished in another order than it assumes.
     public static func replayAgreement(_ reports: [LiveReplayReport], style: ReportStyle = .human) -> TextTable {
         var table = TextTable([
             ("trace", .left), ("memory hits live/sim", .right), ("disk hits live/sim", .right),
             ("cancelled live/sim", .right), ("offline live/sim", .right), ("joins live/sim", .right),
             ("shared downloads live/sim", .right), ("memory Δ pt", .right), ("either Δ pt", .right),
-            ("answered differently (live / simulated)", .left),
+            ("model answered differently", .right), ("by answer (live / model)", .left),
         ])
         for report in reports {
             let counts = report.comparison
@@ -145,6 +148,7 @@ public enum ReportTables {
                 "\(counts.liveJoins)/\(counts.simulatedJoins)", "\(counts.liveSharedDownloads)/\(counts.simulatedSharedDownloads)",
                 number((report.liveHitRatio - report.simulatedHitRatio) * 100, 2, style),
                 number((report.liveCombinedHitRatio - report.simulatedCombinedHitRatio) * 100, 2, style),
+                percent(Double(report.modelDifferingRequests) / Double(max(report.requests, 1)), style),
                 counts.differences.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(separator: ", "),
             ])
         }

@@ -19,6 +19,9 @@ public struct SimulationMatrix: Sendable {
     public var inFlight = 0
     /// The memory tier's stripes (see `CacheStripes`).
     public var stripes = CacheStripes.single
+    /// Run in the order a live replay took its decisions (one recorded trace), instead of
+    /// trace order (`CacheSimulator.answers(_:_:observed:)`).
+    public var observedOrder: ObservedOrder?
     /// Largest memory entry, as a share of the memory size (`CacheLimits.maxEntryFraction`).
     public var maxEntryFraction = 0.1
     public var bounds = true
@@ -108,11 +111,12 @@ public struct SimulationMatrix: Sendable {
                 disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations,
                 inFlight: inFlight, stripes: stripes)
             let start = ContinuousClock.now
-            let result = CacheSimulator.run(trace, configuration)
+            let result = observedOrder.map { CacheSimulator.answers(trace, configuration, observed: $0).result }
+                ?? CacheSimulator.run(trace, configuration)
             return SimulationRow(
                 trace: inputs[cell.trace].name, keyStrategy: strategy,
                 memoryBytes: memoryBytes, diskBytes: diskBytes, reaction: reactions[cell.reaction].description,
-                warnings: warnings.description, inFlight: inFlight > 1 ? inFlight : nil,
+                warnings: warnings.description, inFlight: inFlight > 1 ? inFlight : nil, inObservedOrder: observedOrder == nil ? nil : true,
                 stripes: stripes.count > 1 ? stripes.count : nil, result: result,
                 seconds: (ContinuousClock.now - start).seconds)
         }
@@ -162,6 +166,8 @@ public struct SimulationRow: Codable, Sendable {
     public var warnings: String
     /// Requests in flight together; nil when each landed before the next.
     public var inFlight: Int?
+    /// True when run in a live replay's observed order; nil in trace order.
+    public var inObservedOrder: Bool?
     /// The memory tier's stripes; nil for one.
     public var stripes: Int?
     public var result: SimulationResult

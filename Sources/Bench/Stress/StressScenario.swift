@@ -176,7 +176,7 @@ public enum StressRunner {
         if counted.images == 0 { violations.append("no request got an image") }
         // Closed before the folder goes: the disk tier would otherwise save its order into it
         // whenever the pipeline's last reference went, at times while it was being removed.
-        pipeline.diskCache?.close()
+        pipeline.close()
         return StressReport(
             scenario: scenario.description, requests: scenario.requests, images: counted.images, typedErrors: counted.errors,
             unanswered: unanswered, wrongImages: counted.wrong, warnings: warnings, memoryCostAtRest: memoryAtRest,

@@ -12,18 +12,25 @@ extension MemoryCache where Key == String {
     /// stack buffer). An ASCII key is hashed as `String` hashes itself — its UTF-8 bytes,
     /// then 0xFF, which holds for every NFC string and ASCII is always NFC (a test holds
     /// the standard library to it); any other key is looked up as a string.
+    /// `whileLocked` hears the outcome under the stripe's lock (`value(forHash:…)`).
     @inlinable
-    public func value(forUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Value? {
-        guard isASCII(utf8) else { return value(for: String(decoding: utf8, as: UTF8.self)) }
+    public func value(forUTF8 utf8: UnsafeBufferPointer<UInt8>, whileLocked: @Sendable (_ hit: Bool) -> Void = { _ in }) -> Value? {
+        guard isASCII(utf8) else {
+            let key = String(decoding: utf8, as: UTF8.self)
+            return value(forHash: key.hashValue, fingerprint: key.cacheFingerprint, matching: { $0 == key }, whileLocked: whileLocked)
+        }
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(utf8))
         hasher.combine(UInt8(0xFF))
         // The matcher runs inside this call, while `utf8` is valid; it is @Sendable because it
         // runs under the cache's lock.
         nonisolated(unsafe) let bytes = utf8
-        return value(forHash: hasher.finalize(), fingerprint: String.cacheFingerprint(utf8: bytes)) { key in
-            key.utf8.withContiguousStorageIfAvailable { bytesEqual($0, bytes) } ?? key.utf8.elementsEqual(bytes)
-        }
+        return value(
+            forHash: hasher.finalize(), fingerprint: String.cacheFingerprint(utf8: bytes),
+            matching: { key in
+                key.utf8.withContiguousStorageIfAvailable { bytesEqual($0, bytes) } ?? key.utf8.elementsEqual(bytes)
+            },
+            whileLocked: whileLocked)
     }
 }
 

@@ -61,21 +61,26 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     /// only when the cache has several stripes) and satisfies `matches`: a lookup by
     /// something that hashes and compares like a key, without building one (the image
     /// pipeline finds a request's thumbnail this way without allocating its key string).
+    /// `whileLocked` hears the outcome (hit or not) under the stripe's lock, ordered with
+    /// every other decision on the stripe (a replay records that order).
     @inlinable
     public func value(
-        forHash hash: Int, fingerprint: @autoclosure () -> UInt64, matching matches: @Sendable (Key) -> Bool
+        forHash hash: Int, fingerprint: @autoclosure () -> UInt64, matching matches: @Sendable (Key) -> Bool,
+        whileLocked: @Sendable (_ hit: Bool) -> Void = { _ in }
     ) -> Value? {
         let now = monotonicNanoseconds()
         let reports = onEviction != nil
         let (value, departed) = stripes.withLock(stripe(fingerprint)) { state -> (Value?, [Departure]) in
             guard let slot = state.slot(hash: hash, matching: matches) else {
                 state.coreType.recordMiss(core: state.coreAddress)
+                whileLocked(false)
                 return (nil, [])
             }
             var departed: [Departure] = []
             let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { slot, reason in
                 state.release(slot, reason, into: &departed, reporting: reports)
             }
+            whileLocked(hit)
             return (hit ? state.value(in: slot) : nil, departed)
         }
         report(departed)
@@ -86,10 +91,13 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     /// value. `missCost` is what losing it would cost to repair (for images, the
     /// bytes to download again); only cost-aware policies (GDSF) weigh it.
     /// Returns false when the entry is refused (too large for the per-entry
-    /// limit, or declined by the policy's admission).
+    /// limit, or declined by the policy's admission). `whileLocked` runs under the stripe's
+    /// lock once the entry is in (or refused), ordered with every other decision on the stripe.
     @discardableResult
     @inlinable
-    public func insert(_ value: Value, for key: Key, cost: Int, missCost: Int = 1) -> Bool {
+    public func insert(
+        _ value: Value, for key: Key, cost: Int, missCost: Int = 1, whileLocked: @Sendable () -> Void = {}
+    ) -> Bool {
         let now = monotonicNanoseconds()
         let fingerprint = key.cacheFingerprint
         let hash = key.hashValue
@@ -111,6 +119,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
                 state.release(victim, reason, into: &departed, reporting: reports)
             }
             if !stored { _ = state.release(slot, .capacity) }
+            whileLocked()
             return (stored, departed)
         }
         report(departed)

@@ -15,9 +15,10 @@ public struct ImageMemoryCache<Key: Hashable & Sendable & CacheFingerprintable>:
 
     /// Stores a thumbnail at its decoded cost; losing it costs the bytes it
     /// was decoded from (what a cost-aware policy weighs).
+    /// `whileLocked` runs under the cache's lock once it is in (`MemoryCache.insert`).
     @discardableResult
-    public func insert(_ image: DecodedImage, for key: Key) -> Bool {
-        storage.insert(image, for: key, cost: image.cost, missCost: image.source.byteCount)
+    public func insert(_ image: DecodedImage, for key: Key, whileLocked: @Sendable () -> Void = {}) -> Bool {
+        storage.insert(image, for: key, cost: image.cost, missCost: image.source.byteCount, whileLocked: whileLocked)
     }
 
     public func remove(_ key: Key) { storage.remove(key) }
@@ -32,6 +33,10 @@ public struct ImageMemoryCache<Key: Hashable & Sendable & CacheFingerprintable>:
 
 extension ImageMemoryCache where Key == String {
     /// The image stored under the key whose UTF-8 bytes are `utf8`, without building
-    /// the key string.
-    public func image(forUTF8 utf8: UnsafeBufferPointer<UInt8>) -> DecodedImage? { storage.value(forUTF8: utf8) }
+    /// the key string; `whileLocked` hears the outcome under the cache's lock.
+    public func image(
+        forUTF8 utf8: UnsafeBufferPointer<UInt8>, whileLocked: @Sendable (_ hit: Bool) -> Void = { _ in }
+    ) -> DecodedImage? {
+        storage.value(forUTF8: utf8, whileLocked: whileLocked)
+    }
 }

@@ -37,6 +37,9 @@ public final class DiskCache: Sendable {
         public var sync: SyncPolicy
         public var fileSystem: any FileSystem
         public var logger: Logger
+        /// Runs under the index's lock after each eviction down to the low-water mark
+        /// (the pipeline reports it to its `DecisionRecorder`).
+        public var trimmed: (@Sendable () -> Void)?
 
         public init(
             directory: String, byteLimit: Int, countLimit: Int = .max, lowWaterFraction: Double = 0.7,
@@ -113,12 +116,15 @@ public final class DiskCache: Sendable {
 
     // MARK: - Reading and writing
 
-    /// The payload stored for `key`, verified; nil on a miss or any damage.
-    public func data(for key: String) -> Data? {
+    /// The payload stored for `key`, verified; nil on a miss or any damage. `whileLocked`
+    /// runs under the index's lock as the index is consulted, ordered with every other
+    /// decision on the index (a replay records that order).
+    public func data(for key: String, whileLocked: @Sendable () -> Void = {}) -> Data? {
         let name = DiskFileName.of(key)
         let indexed = state.withLock { index in
             let found = !index.isClosed && index.touch(name)
             if !found { index.statistics.misses += 1 }
+            whileLocked()
             return found
         }
         guard indexed else { return nil }
@@ -148,9 +154,12 @@ public final class DiskCache: Sendable {
     }
 
     /// Stores `payload` for `key`, replacing what was there. Returns false (after
-    /// logging why) when the write failed; the cache stays consistent.
+    /// logging why) when the write failed; the cache stays consistent. `whileLocked` runs
+    /// under the index's lock as the entry joins it.
     @discardableResult
-    public func store(_ payload: Data, for key: String, kind: DiskEntryKind = .original) -> Bool {
+    public func store(
+        _ payload: Data, for key: String, kind: DiskEntryKind = .original, whileLocked: @Sendable () -> Void = {}
+    ) -> Bool {
         let name = DiskFileName.of(key)
         guard let sequence = state.withLock({ $0.isClosed ? nil : $0.nextSequence() }) else {
             configuration.logger.debug("disk cache closed: \(name) not stored")
@@ -166,6 +175,7 @@ public final class DiskCache: Sendable {
         }
         let trimNeeded = state.withLock { index in
             index.add(name, bytes: file.count)
+            whileLocked()
             return index.claimTrim()
         }
         if trimNeeded { maintenance.async { self.trimIfNeeded() } }
@@ -264,6 +274,7 @@ public final class DiskCache: Sendable {
             index.trimScheduled = false
             guard index.model.needsTrim else { return }
             for name in index.trim() { try? files.remove(path(name)) }
+            configuration.trimmed?()
         }
     }
 }

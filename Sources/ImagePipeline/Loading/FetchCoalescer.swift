@@ -37,10 +37,21 @@ public final class FetchCoalescer<Key: Hashable & Sendable, Value: Sendable>: Se
 
     public init() {}
 
+    /// What `whileLocked` hears, under the coalescer's lock.
+    public enum FlightEvent: Sendable, Equatable {
+        /// The caller joined a flight, or started one.
+        case joined, started
+        /// The flight the caller started is gone: finished, or abandoned by its last waiter.
+        case ended
+    }
+
     /// The value for `key`: joins the operation in flight for it, or starts
     /// `operation` (only the caller that starts a flight has its closure run).
+    /// `whileLocked` hears, under the lock, whether the caller joined or started, and
+    /// for a flight it started, when that flight ends (a replay records that order).
     public func value(
-        for key: Key, priority: TaskPriority = .medium, _ operation: @escaping Operation
+        for key: Key, priority: TaskPriority = .medium,
+        whileLocked: @escaping @Sendable (FlightEvent) -> Void = { _ in }, _ operation: @escaping Operation
     ) async throws -> (Value, Role) {
         let waiter = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
@@ -52,7 +63,9 @@ public final class FetchCoalescer<Key: Hashable & Sendable, Value: Sendable>: Se
                         continuation.resume(throwing: CancellationError())
                         return
                     }
-                    guard let flight = state.join(key, waiter: waiter, continuation: continuation, priority: priority) else { return }
+                    guard let flight = state.join(
+                        key, waiter: waiter, continuation: continuation, priority: priority, whileLocked: whileLocked)
+                    else { return }
                     // Made under the lock, so a waiter leaving at once always finds the task
                     // to cancel; the task waits for the lock before it can finish.
                     state.flights[key]!.task = Task(priority: priority) {
@@ -95,6 +108,8 @@ extension FetchCoalescer {
         var task: Task<Void, Never>?
         var waiters: [UInt64: (role: Role, continuation: CheckedContinuation<(Value, Role), any Error>)] = [:]
         var priority: TaskPriority
+        /// The starter's `whileLocked`, told when the flight ends.
+        let whileLocked: @Sendable (FlightEvent) -> Void
     }
 
     private struct State {
@@ -105,7 +120,7 @@ extension FetchCoalescer {
         /// Adds a waiter; returns a new flight's id when the caller must start it.
         mutating func join(
             _ key: Key, waiter: UInt64, continuation: CheckedContinuation<(Value, Role), any Error>,
-            priority: TaskPriority
+            priority: TaskPriority, whileLocked: @escaping @Sendable (FlightEvent) -> Void
         ) -> UInt64? {
             // In place through the subscript: copying the flight out would copy
             // its waiters on every join (quadratic for a crowd).
@@ -116,13 +131,15 @@ extension FetchCoalescer {
                     if #available(macOS 26.0, *) { flights[key]!.task?.escalatePriority(to: priority) }
                 }
                 statistics.joined += 1
+                whileLocked(.joined)
                 return nil
             }
             flightCounter += 1
-            var flight = Flight(id: flightCounter, priority: priority)
+            var flight = Flight(id: flightCounter, priority: priority, whileLocked: whileLocked)
             flight.waiters[waiter] = (.started, continuation)
             flights[key] = flight
             statistics.started += 1
+            whileLocked(.started)
             return flight.id
         }
 
@@ -130,6 +147,7 @@ extension FetchCoalescer {
         mutating func complete(_ key: Key, flight id: UInt64) -> [(Role, CheckedContinuation<(Value, Role), any Error>)] {
             guard let flight = flights[key], flight.id == id else { return [] }
             flights[key] = nil
+            flight.whileLocked(.ended)
             return flight.waiters.values.map { ($0.role, $0.continuation) }
         }
 
@@ -139,7 +157,9 @@ extension FetchCoalescer {
             guard flights[key] != nil, let removed = flights[key]!.waiters.removeValue(forKey: waiter) else { return (nil, nil) }
             statistics.waitersCancelled += 1
             guard flights[key]!.waiters.isEmpty else { return (removed.continuation, nil) }
-            let task = flights.removeValue(forKey: key)?.task
+            let abandoned = flights.removeValue(forKey: key)
+            abandoned?.whileLocked(.ended)
+            let task = abandoned?.task
             statistics.operationsCancelled += 1
             return (removed.continuation, task)
         }

@@ -22,6 +22,9 @@ public final class ImagePipeline: Sendable {
         public var keyStrategy: CacheKeyStrategy
         public var thumbnailer: Thumbnailer
         public var maxConcurrentDecodes: Int
+        /// Hears each decision taken for a request that carries an `id`, in the order the
+        /// tiers took them (a replay that checks a simulator request by request sets it).
+        public var decisionRecorder: (any DecisionRecorder)?
 
         public static let defaultThumbnailDiskFormat = EncodedFormat.jpeg(quality: 80)
 
@@ -31,7 +34,8 @@ public final class ImagePipeline: Sendable {
             thumbnailDiskFormat: EncodedFormat = defaultThumbnailDiskFormat,
             keyStrategy: CacheKeyStrategy = CacheKeyStrategy(.normalized, includesProcessing: true),
             thumbnailer: Thumbnailer = Thumbnailer(),
-            maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
+            maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            decisionRecorder: (any DecisionRecorder)? = nil
         ) {
             self.memory = memory
             self.disk = disk
@@ -40,6 +44,7 @@ public final class ImagePipeline: Sendable {
             self.keyStrategy = keyStrategy
             self.thumbnailer = thumbnailer
             self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.decisionRecorder = decisionRecorder
         }
     }
 
@@ -80,7 +85,13 @@ public final class ImagePipeline: Sendable {
             ledger.withLock { $0.forget(memoryKey: key) }
         }
         self.ledger = ledger
-        diskCache = try configuration.disk.map { (disk) throws(DiskCacheError) in try DiskCache(disk) }
+        diskCache = try configuration.disk.map { (disk) throws(DiskCacheError) in
+            var disk = disk
+            if let recorder = configuration.decisionRecorder {
+                disk.trimmed = { recorder.record(.diskTrimmed, request: -1) }
+            }
+            return try DiskCache(disk)
+        }
         plan = TierPlan(diskPolicy: configuration.disk == nil ? nil : configuration.diskPolicy)
         decodeSlots = AsyncSemaphore(permits: configuration.maxConcurrentDecodes)
     }
@@ -97,8 +108,9 @@ public final class ImagePipeline: Sendable {
         // A hit needs only the memory key's bytes, written on the stack; the key strings are
         // built on a miss.
         let memoryCache = memoryCache
+        let decisions = Decisions(configuration.decisionRecorder, request.id)
         if let image = configuration.keyStrategy.withKeyBytes(for: request.url, processing: request.processing, {
-            memoryCache.image(forUTF8: $0)
+            memoryCache.image(forUTF8: $0) { _ in decisions.record(.memoryLookup) }
         }) {
             counters.count(.memoryHit)
             return ImageResponse(image: image, source: .memory, timings: .init())
@@ -115,9 +127,13 @@ public final class ImagePipeline: Sendable {
         let keys = Keys(request, memory: memoryKey, strategy: configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
         counters.count(.memoryMiss)
         let generation = ledger.withLock { $0.generation(of: keys.original) }
+        let decisions = Decisions(configuration.decisionRecorder, request.id)
         do {
-            let (produced, role) = try await flights.value(for: keys.memory, priority: request.priority.taskPriority) {
-                try await self.produce(request, keys, generation: generation)
+            let (produced, role) = try await flights.value(
+                for: keys.memory, priority: request.priority.taskPriority,
+                whileLocked: { decisions.record($0 == .ended ? .flightEnded : .flight) }
+            ) {
+                try await self.produce(request, keys, generation: generation, decisions)
             }
             var timings = produced.timings
             timings.total = ContinuousClock.now - start
@@ -199,35 +215,44 @@ public final class ImagePipeline: Sendable {
     }
 
     /// After a memory miss: the disk entries the plan names, in its order, then the origin.
-    private func produce(_ request: ImageRequest, _ keys: Keys, generation: UInt64) async throws -> Produced {
+    private func produce(
+        _ request: ImageRequest, _ keys: Keys, generation: UInt64, _ decisions: Decisions
+    ) async throws -> Produced {
         var timings = ImageResponse.Timings()
         if let disk = diskCache, !plan.diskLookups.isEmpty {
             let lookups = plan.diskLookups
             // A plain loop: each entry is read once (a lazy compactMap's `first` reads the hit twice).
             let found: (DiskEntryKind, Data)? = await onDiskQueue {
                 for kind in lookups {
-                    if let data = disk.data(for: kind == .thumbnail ? keys.diskThumbnail : keys.original) { return (kind, data) }
+                    let key = kind == .thumbnail ? keys.diskThumbnail : keys.original
+                    let read = disk.data(for: key) { decisions.record(kind == .thumbnail ? .diskReadThumbnail : .diskReadOriginal) }
+                    if let data = read { return (kind, data) }
                 }
                 return nil
             }
             if let (kind, data) = found {
                 let image = try await decode(data, request, &timings)
-                await store(image, from: TierPlan.Source(disk: kind), keys, generation: generation, &timings)
+                await store(image, from: TierPlan.Source(disk: kind), keys, generation: generation, decisions, &timings)
                 return Produced(image: image, source: .disk, timings: timings)
             }
         }
         let fetchStart = ContinuousClock.now
-        let (fetched, _) = try await downloads.value(for: keys.original, priority: request.priority.taskPriority) {
+        let (fetched, _) = try await downloads.value(
+            for: keys.original, priority: request.priority.taskPriority,
+            whileLocked: { decisions.record($0 == .ended ? .downloadEnded : .download) }
+        ) {
             let fetched = try await self.fetcher.fetch(request.fetchURL ?? request.url)
             if self.plan.stores(after: .origin, self.fate(keys.original, generation)).contains(.diskOriginal),
                let disk = self.diskCache {
-                _ = await self.onDiskQueue { disk.store(fetched.data, for: keys.original, kind: .original) }
+                _ = await self.onDiskQueue {
+                    disk.store(fetched.data, for: keys.original, kind: .original) { decisions.record(.originalStored) }
+                }
             }
             return fetched
         }
         timings.fetch = ContinuousClock.now - fetchStart
         let image = try await decode(fetched.data, request, &timings)
-        await store(image, from: .origin, keys, generation: generation, &timings)
+        await store(image, from: .origin, keys, generation: generation, decisions, &timings)
         return Produced(image: image, source: .network, timings: timings)
     }
 
@@ -256,7 +281,7 @@ public final class ImagePipeline: Sendable {
 
     /// Leaves a fresh thumbnail where the plan says: memory, and re-encoded on disk.
     private func store(
-        _ image: DecodedImage, from source: TierPlan.Source, _ keys: Keys, generation: UInt64,
+        _ image: DecodedImage, from source: TierPlan.Source, _ keys: Keys, generation: UInt64, _ decisions: Decisions,
         _ timings: inout ImageResponse.Timings
     ) async {
         let start = ContinuousClock.now
@@ -265,12 +290,12 @@ public final class ImagePipeline: Sendable {
         let stores = plan.stores(after: source, fate)
         guard stores.contains(.memory) else { return }
         ledger.withLock { $0.remember(keys) }
-        memoryCache.insert(image, for: keys.memory)
+        memoryCache.insert(image, for: keys.memory) { decisions.record(.memoryStored) }
         if stores.contains(.diskThumbnail), let disk = diskCache {
             let format = configuration.thumbnailDiskFormat
             await onDiskQueue {
                 guard let encoded = try? image.encoded(as: format) else { return }
-                disk.store(encoded, for: keys.diskThumbnail, kind: .thumbnail)
+                disk.store(encoded, for: keys.diskThumbnail, kind: .thumbnail) { decisions.record(.thumbnailStored) }
             }
         }
         timings.store = ContinuousClock.now - start
@@ -284,6 +309,16 @@ public final class ImagePipeline: Sendable {
     }
 }
 
+extension ImagePipeline {
+    /// Ends the pipeline's use of its disk tier now: pending trims run, the access order is
+    /// saved for the next open, and the directory's lock is let go, so a new pipeline (a
+    /// relaunch) can open it at once. Call it when the app's process would end; requests
+    /// after it miss the disk. Closing twice does nothing.
+    public func close() {
+        diskCache?.close()
+    }
+}
+
 extension ImagePipeline: MemoryPressureResponder {
     /// Memory warnings reach the memory tier; the disk tier keeps its bytes.
     public func respond(to reaction: MemoryPressureReaction) {
@@ -292,6 +327,23 @@ extension ImagePipeline: MemoryPressureResponder {
 }
 
 extension ImagePipeline {
+    /// Reports one request's decisions, when the pipeline has a recorder and the request a number.
+    struct Decisions: Sendable {
+        let recorder: (any DecisionRecorder)?
+        let request: Int?
+
+        init(_ recorder: (any DecisionRecorder)?, _ request: Int?) {
+            self.recorder = recorder
+            self.request = request
+        }
+
+        @inline(__always)
+        func record(_ decision: PipelineDecision) {
+            guard let recorder, let request else { return }
+            recorder.record(decision, request: request)
+        }
+    }
+
     /// The keys one request uses.
     struct Keys: Sendable {
         /// The URL under the strategy, without processing: disk originals and downloads.

@@ -9,6 +9,9 @@ public struct ImageRequest: Sendable, Hashable {
     /// The box to fit and the disk format for thumbnails.
     public var processing: ProcessingOptions
     public var priority: Priority
+    /// The caller's number for this request, reported with each decision the pipeline takes
+    /// for it to the configuration's `DecisionRecorder`; nil for none (a replay numbers its requests).
+    public var id: Int?
 
     public enum Priority: String, Sendable, Hashable, Codable {
         /// On screen now.
@@ -19,11 +22,12 @@ public struct ImageRequest: Sendable, Hashable {
         var taskPriority: TaskPriority { self == .visible ? .high : .low }
     }
 
-    public init(url: String, fetchURL: String? = nil, box: ThumbnailRequest, priority: Priority = .visible) {
+    public init(url: String, fetchURL: String? = nil, box: ThumbnailRequest, priority: Priority = .visible, id: Int? = nil) {
         self.url = url
         self.fetchURL = fetchURL
         self.processing = ProcessingOptions(box)
         self.priority = priority
+        self.id = id
     }
 }
 

@@ -1,0 +1,19 @@
+import CacheSimulation
+import ImagePipeline
+
+/// Collects a live replay's decisions, in the order the pipeline's tiers took them (each
+/// is appended under the tier's lock, then under this one), and the events between them.
+final class ObservedOrderRecorder: DecisionRecorder {
+    private let log = Locked(ObservedOrder())
+
+    func record(_ decision: PipelineDecision, request: Int) {
+        log.withLock { $0.append(.decision(decision, request: Int32(truncatingIfNeeded: request))) }
+    }
+
+    /// The trace's event at `index` is applied now (no request in flight).
+    func event(_ index: Int) {
+        log.withLock { $0.append(.event(Int32(index))) }
+    }
+
+    var order: ObservedOrder { log.withLock { $0 } }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import ImagePipeline
+import Workloads
+
+/// An `ObservedOrder` on disk (`.icbo`), as `replay --save-order` writes it and
+/// `simulate --observed-order` reads it, so a live run's interleaving can be simulated again
+/// under the same configuration (or checked after a change to the simulator).
+///
+/// Layout, little-endian: magic `ICBO`, u32 version (1), u64 requests of the replayed trace,
+/// u64 steps; then 8 bytes a step: i32 the request (or the event's index), u8 the decision's
+/// raw value (`PipelineDecision`) or 255 for an event, three zero bytes.
+public enum ObservedOrderFile {
+    public static let version: UInt32 = 1
+    static let magic = Data("ICBO".utf8)
+    static let eventKind: UInt8 = 255
+
+    public static func write(_ order: ObservedOrder, requests: Int, to path: String) throws(SimulationTraceFile.FileError) {
+        var data = Data(capacity: 24 + order.count * 8)
+        data.append(magic)
+        func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        put(version)
+        put(UInt64(requests))
+        put(UInt64(order.count))
+        for step in order.steps {
+            switch step {
+            case .decision(let decision, let request):
+                put(request)
+                put(decision.rawValue)
+            case .event(let index):
+                put(index)
+                put(eventKind)
+            }
+            put(UInt8(0)); put(UInt16(0))
+        }
+        let output = OutputFile(path)
+        do {
+            try data.write(to: URL(fileURLWithPath: output.writingPath))
+        } catch {
+            output.discard()
+            throw .io(path: path, reason: "cannot write (\(error.localizedDescription))")
+        }
+        do { try output.commit() } catch { throw .io(path: path, reason: error.description) }
+    }
+
+    /// The order and the number of requests of the trace it was observed on.
+    public static func read(_ path: String) throws(SimulationTraceFile.FileError) -> (order: ObservedOrder, requests: Int) {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw .io(path: path, reason: "cannot read (\(error.localizedDescription))")
+        }
+        guard data.count >= 24, data.prefix(4) == magic else { throw .malformed(path: path, reason: "not an observed order: no ICBO header") }
+        let parsed = data.withUnsafeBytes { bytes in parse(bytes, count: data.count, path: path) }
+        return try parsed.get()
+    }
+
+    private static func parse(
+        _ bytes: UnsafeRawBufferPointer, count size: Int, path: String
+    ) -> Result<(order: ObservedOrder, requests: Int), SimulationTraceFile.FileError> {
+        Result { () throws(SimulationTraceFile.FileError) in
+            let found = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+            guard found == version else { throw .malformed(path: path, reason: "version \(found), this reader knows \(version)") }
+            let requests = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            let count = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
+            guard requests >= 0, requests <= Int(Int32.max), count >= 0, count <= (size - 24) / 8, size == 24 + count * 8 else {
+                throw .malformed(path: path, reason: "its size does not match \(count) steps")
+            }
+            var steps: [ObservedOrder.Step] = []
+            steps.reserveCapacity(count)
+            for index in 0..<count {
+                let offset = 24 + index * 8
+                let value = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+                let kind = bytes[offset + 4]
+                if kind == eventKind {
+                    guard value >= 0 else { throw .malformed(path: path, reason: "step \(index + 1) names event \(value)") }
+                    steps.append(.event(value))
+                } else if let decision = PipelineDecision(rawValue: kind) {
+                    let lowest: Int32 = decision == .diskTrimmed ? -1 : 0
+                    guard value >= lowest, Int(value) < requests else {
+                        throw .malformed(path: path, reason: "step \(index + 1) names request \(value) of \(requests)")
+                    }
+                    steps.append(.decision(decision, request: value))
+                } else {
+                    throw .malformed(path: path, reason: "step \(index + 1) has an unknown kind \(kind)")
+                }
+            }
+            return (ObservedOrder(steps: steps), requests)
+        }
+    }
+}

@@ -1,0 +1,400 @@
+import ImagePipeline
+
+/// One simulation's caches and counters. `plainRequest` is the hot loop of
+/// synthetic traces; `detailedRequest` adds ground truth, outcomes and the disk key.
+struct SimulationState<Policy: EvictionPolicy> {
+    let trace: SimulationTrace
+    let configuration: SimulationConfiguration
+    /// The live pipeline's decisions: which disk entries to try, what to store where.
+    let plan: TierPlan
+    var memoryTier: StripedMemory<Policy>
+    var disk: DiskIndexModel?
+    var result: SimulationResult
+    /// Per request, where it was answered; empty unless asked for.
+    var answers: [CacheSimulator.Answer] = []
+    var hits = 0, byteHits = 0, bytesRequested = 0
+    var peakMemoryCost = 0, peakDiskBytes = 0
+    var nextEvent = 0
+    var nextScheduledWarning: UInt64
+    let warningInterval: UInt64
+    let costThreshold: Int
+    /// The picture (content id) and source URL each memory and disk key holds.
+    var memoryHolds: [(content: Int32, source: Int32)]
+    var diskHolds: [(content: Int32, source: Int32)]
+    /// Keys a warning dropped that have not been asked for since.
+    var droppedByWarning: [Bool]
+    /// The warning being recovered from: when it came and the cost held before it.
+    var recovering: (time: UInt64, target: Int)?
+    /// With `inFlight`: requests whose thumbnails have not landed, oldest
+    /// first (from `pendingStart`), and how many are in flight per memory key.
+    let window: Int
+    var pending: [Landing] = []
+    var pendingStart = 0
+    /// Requests holding a place in the window: those pending and those waiting on them.
+    var occupied = 0
+    var flightsByKey: [Int32]
+    /// Downloads whose originals are not on disk yet, oldest first (from
+    /// `downloadsStart`), at most `downloadWindow`; how many per original.
+    /// One: on the loopback replay, a window of 1 gives live's shared
+    /// downloads (39 live, 47 simulated on 20 Headlines sessions; a window
+    /// of 4 gives 140, none gives 0).
+    let downloadWindow = 1
+    var downloads: [(index: Int, stores: Bool)] = []
+    var downloadsStart = 0
+    var downloadsByOriginal: [Int32]
+    var sharedDownloads = 0
+    /// My Market's coalescer by URL id, with that coalescing.
+    var myMarket: MyMarketCoalescerModel<Int32>?
+    /// Per picture, whether this device has downloaded it before: a second download repeats it.
+    var downloadedBefore: [Bool]
+    /// Whether a store that takes the disk over its limit trims at once; in observed order
+    /// the live disk tier's trims, which run a moment later, come as steps of their own.
+    var trimsDiskAtOnce = true
+
+    /// What a request leaves behind once its image is in hand.
+    struct Landing {
+        let index: Int
+        let key: Slot
+        let cost: Int
+        let size: Int
+        let now: UInt64
+        let source: TierPlan.Source
+        let fate: TierPlan.Fate
+        /// The picture it shows (content id and source URL).
+        let held: (content: Int32, source: Int32)
+        /// Requests for the same thumbnail waiting on this one.
+        var joiners = 0
+    }
+
+    init(trace: SimulationTrace, configuration: SimulationConfiguration, policy: Policy) {
+        self.trace = trace
+        self.configuration = configuration
+        plan = TierPlan(diskPolicy: configuration.disk.map { trace.hasDetails ? $0.policy : .originals })
+        let trimsIdle = [configuration.pressure.warning, configuration.pressure.critical].contains {
+            if case .trimIdle = $0 { true } else { false }
+        }
+        memoryTier = StripedMemory(
+            first: policy, kind: configuration.policy, limits: configuration.limits, stripes: configuration.stripes,
+            fingerprints: trace.fingerprints, timeToLive: configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) },
+            tracksLastUse: trimsIdle)
+        disk = configuration.disk.map {
+            DiskIndexModel(byteLimit: $0.byteLimit, countLimit: $0.countLimit, lowWaterFraction: $0.lowWaterFraction)
+        }
+        result = SimulationResult(policy: configuration.policy.description)
+        switch configuration.warnings {
+        case .every(let seconds):
+            warningInterval = UInt64(max(seconds, 0.001) * 1e9)
+            costThreshold = .max
+        case .costAbove(let cost):
+            warningInterval = 0
+            costThreshold = cost
+        case .trace, .none:
+            warningInterval = 0
+            costThreshold = .max
+        }
+        nextScheduledWarning = warningInterval == 0 ? .max : (trace.times.first ?? 0) &+ warningInterval
+        let tracksWarnings = configuration.warnings != .none
+        memoryHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.keyCount) : []
+        diskHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.diskKeyCount) : []
+        droppedByWarning = tracksWarnings ? Array(repeating: false, count: trace.keyCount) : []
+        window = trace.hasDetails ? max(configuration.inFlight, 1) : 1
+        flightsByKey = window > 1 ? Array(repeating: 0, count: trace.keyCount) : []
+        downloadsByOriginal = window > 1 ? Array(repeating: 0, count: trace.diskKeyCount) : []
+        myMarket = trace.hasDetails && configuration.coalescing == .myMarketAsShipped ? MyMarketCoalescerModel() : nil
+        downloadedBefore = Array(repeating: false, count: trace.contentCount)
+    }
+
+    @inline(__always)
+    mutating func beforeRequest(_ index: Int, now: UInt64) {
+        while nextEvent < trace.events.count, trace.events[nextEvent].beforeRequest <= index {
+            // Warnings, invalidations and relaunches meet the tiers after the requests in flight land.
+            landAll()
+            apply(trace.events[nextEvent].kind, now: now)
+            nextEvent += 1
+        }
+        if now >= nextScheduledWarning {
+            warn(.warning, now: now)
+            while nextScheduledWarning <= now { nextScheduledWarning &+= warningInterval }
+        }
+    }
+
+    /// A hint that `key` comes soon: its policy metadata, and its fingerprint, which a
+    /// miss stores. Mutating so the tier is used where it lies: called on `memoryTier`
+    /// from outside, the tier would be copied first.
+    @inline(__always)
+    mutating func prefetch(_ key: Slot) {
+        memoryTier.prefetch(key)
+        trace.fingerprints.prefetch(Int(key))
+    }
+
+    @inline(__always)
+    mutating func plainRequest(key: Slot, cost: Int, size: Int, now: UInt64) {
+        bytesRequested &+= size
+        if memoryTier.lookup(key, now: now) {
+            hits &+= 1
+            byteHits &+= size
+            return
+        }
+        let source: TierPlan.Source = disk?.contains(key) == true ? .diskOriginal : .origin
+        if source == .diskOriginal {
+            disk!.recordAccess(key)
+            result.diskHits += 1
+            result.diskByteHits += size
+        }
+        noteRefetch(key, size: size, fromOrigin: source == .origin)
+        let stores = plan.stores(after: source)
+        if stores.contains(.diskOriginal) { storeOnDisk(key, bytes: size) }
+        if stores.contains(.memory) { insertInMemory(key, cost: cost, missCost: size, now: now) }
+    }
+
+    /// A recorded request, step by step as `ImagePipeline` takes it: memory,
+    /// then the disk entries the plan names, then the origin; what it leaves
+    /// behind is the plan's decision for where it came from and its fate,
+    /// landing at once or, with `inFlight`, when the window forces it.
+    @inline(__always)
+    mutating func detailedRequest(_ index: Int, key: Slot, cost: Int, size: Int, now: UInt64) {
+        while occupied >= window { landOldest() }
+        bytesRequested &+= size
+        let truth = (content: trace.contents[index], source: trace.sources[index])
+        if memoryTier.lookup(key, now: now) {
+            hits &+= 1
+            byteHits &+= size
+            check(served: memoryHolds[Int(key)], truth: truth)
+            if !answers.isEmpty { answers[index] = .memory }
+            return
+        }
+        let url = trace.sources[index]
+        if myMarket?.load(url) == .drop {
+            result.unansweredRequests += 1
+            result.unservedBytes += size
+            if !answers.isEmpty { answers[index] = .unanswered }
+            return
+        }
+        if !flightsByKey.isEmpty, configuration.coalescing == .perWaiter, flightsByKey[Int(key)] > 0,
+           let flight = pending[pendingStart...].lastIndex(where: { $0.key == key }) {
+            // A memory miss for a thumbnail in flight waits for it: answered as it is, stored once.
+            pending[flight].joiners += 1
+            occupied += 1
+            hits &+= 1
+            byteHits &+= size
+            check(served: pending[flight].held, truth: truth)
+            if !answers.isEmpty { answers[index] = .joined }
+            return
+        }
+        let originalKey = trace.diskKeys[index], thumbnailKey = trace.diskThumbnailKeys[index]
+        var source = TierPlan.Source.origin
+        if disk != nil {
+            for kind in plan.diskLookups {
+                let diskKey = kind == .thumbnail ? thumbnailKey : originalKey
+                if diskKey >= 0, disk!.contains(diskKey) {
+                    source = TierPlan.Source(disk: kind)
+                    break
+                }
+            }
+        }
+        let fate = trace.outcomes[index].fate(at: source)
+        if !answers.isEmpty {
+            answers[index] = source != .origin ? .disk : fate == .offline ? .offline : fate == .abandoned ? .cancelled : .origin
+        }
+        var held = truth
+        switch (source, fate) {
+        case (.origin, .offline):
+            result.offlineMisses += 1
+            result.unservedBytes += size
+            return
+        case (.origin, .abandoned):
+            result.cancelledTransfers += 1
+            result.unservedBytes += size
+            // The cell's reuse calls `cancel(url:)`, which forgets the waiting entry.
+            myMarket?.cancel(truth.source)
+            return
+        case (.origin, _):
+            noteRefetch(key, size: size, fromOrigin: true)
+            if downloadedBefore[Int(truth.content)] { result.duplicateDownloads += 1 }
+            downloadedBefore[Int(truth.content)] = true
+            download(index, originalKey, stores: plan.stores(after: .origin, fate).contains(.diskOriginal))
+        case (.diskThumbnail, _), (.diskOriginal, _):
+            let diskKey = source == .diskThumbnail ? thumbnailKey : originalKey
+            disk!.recordAccess(diskKey)
+            result.diskHits += 1
+            result.diskByteHits += size
+            held = diskHolds[Int(diskKey)]
+            check(served: held, truth: truth)
+            noteRefetch(key, size: size, fromOrigin: false)
+        }
+        let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: fate, held: held)
+        guard window > 1 else { return land(landing) }
+        pending.append(landing)
+        occupied += 1
+        flightsByKey[Int(key)] += 1
+    }
+
+    /// Stores the decoded thumbnail where the plan says (the original went to disk with the download).
+    @inline(__always)
+    mutating func land(_ landing: Landing) {
+        let index = landing.index, source = landing.source
+        let thumbnailKey = trace.diskThumbnailKeys[index]
+        let stores = plan.stores(after: source, landing.fate)
+        let thumbnailBytes = trace.thumbnailSizes[index]
+        if stores.contains(.memory),
+           insertInMemory(landing.key, cost: landing.cost, missCost: source == .diskThumbnail ? thumbnailBytes : landing.size, now: landing.now) {
+            memoryHolds[Int(landing.key)] = landing.held
+        }
+        if stores.contains(.diskThumbnail), thumbnailKey >= 0 {
+            storeOnDisk(thumbnailKey, bytes: thumbnailBytes)
+            diskHolds[Int(thumbnailKey)] = landing.held
+        }
+    }
+
+    /// An origin miss's download: its original goes to disk at once, or with
+    /// `inFlight` after newer downloads push it out of the download window;
+    /// until then another size of the URL shares it.
+    @inline(__always)
+    mutating func download(_ index: Int, _ originalKey: Slot, stores: Bool) {
+        guard window > 1, originalKey >= 0 else {
+            if stores { landOriginal(index) }
+            return
+        }
+        if downloadsByOriginal[Int(originalKey)] > 0, configuration.coalescing == .perWaiter {
+            sharedDownloads += 1
+            return
+        }
+        downloads.append((index, stores))
+        downloadsByOriginal[Int(originalKey)] += 1
+        while downloads.count - downloadsStart > downloadWindow { landOldestDownload() }
+    }
+
+    @inline(__always)
+    mutating func landOriginal(_ index: Int) {
+        let originalKey = trace.diskKeys[index]
+        storeOnDisk(originalKey, bytes: trace.originalDiskSizes[index])
+        diskHolds[Int(originalKey)] = (content: trace.contents[index], source: trace.sources[index])
+    }
+
+    mutating func landOldestDownload() {
+        let (index, stores) = downloads[downloadsStart]
+        downloadsStart += 1
+        downloadsByOriginal[Int(trace.diskKeys[index])] -= 1
+        if stores { landOriginal(index) }
+        if downloadsStart == downloads.count {
+            downloads.removeAll(keepingCapacity: true)
+            downloadsStart = 0
+        }
+    }
+
+    mutating func landOldest() {
+        let landing = pending[pendingStart]
+        // Its download finished before its decode did.
+        while downloadsStart < downloads.count, downloads[downloadsStart].index <= landing.index { landOldestDownload() }
+        pendingStart += 1
+        occupied -= 1 + landing.joiners
+        flightsByKey[Int(landing.key)] -= 1
+        land(landing)
+        if pendingStart == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+        }
+    }
+
+    /// Lands every request in flight (before an event, and at the end).
+    mutating func landAll() {
+        while pendingStart < pending.count { landOldest() }
+        while downloadsStart < downloads.count { landOldestDownload() }
+    }
+
+    @inline(__always)
+    mutating func check(served: (content: Int32, source: Int32), truth: (content: Int32, source: Int32)) {
+        guard served.content != truth.content else { return }
+        if served.source == truth.source { result.staleImages += 1 } else { result.wrongImages += 1 }
+    }
+
+    @inline(__always)
+    @discardableResult
+    mutating func insertInMemory(_ key: Slot, cost: Int, missCost: Int, now: UInt64) -> Bool {
+        let entry = NewEntry(slot: key, cost: cost, fingerprint: trace.fingerprints[Int(key)], missCost: missCost)
+        let stored = memoryTier.insert(entry, now: now)
+        peakMemoryCost = max(peakMemoryCost, memoryTier.totalCost)
+        if memoryTier.totalCost > costThreshold { warn(.warning, now: now) }
+        if let recovering, memoryTier.totalCost >= recovering.target { recovered(at: now) }
+        return stored
+    }
+
+    @inline(__always)
+    mutating func storeOnDisk(_ key: Slot, bytes: Int) {
+        disk!.insert(key, bytes: bytes + (trace.hasDetails ? trace.diskEntryOverheads[Int(key)] : 0))
+        peakDiskBytes = max(peakDiskBytes, disk!.totalBytes)
+        if trimsDiskAtOnce, disk!.needsTrim { trimDisk() }
+    }
+
+    /// Evicts the disk tier down to its low-water mark.
+    mutating func trimDisk() {
+        disk!.trim { _ in result.diskEvictions += 1 }
+    }
+
+    /// Counts a miss on a key a warning dropped: the price of that warning.
+    @inline(__always)
+    mutating func noteRefetch(_ key: Slot, size: Int, fromOrigin: Bool) {
+        guard !droppedByWarning.isEmpty, droppedByWarning[Int(key)] else { return }
+        droppedByWarning[Int(key)] = false
+        guard fromOrigin else {
+            result.warnings.diskRereads += 1
+            return
+        }
+        result.warnings.refetches += 1
+        result.warnings.refetchedBytes += size
+    }
+
+    mutating func apply(_ event: SimulationTrace.Event.Kind, now: UInt64) {
+        switch event {
+        case .pressure(let level):
+            if configuration.warnings == .trace { warn(level, now: now) }
+        case .relaunch, .newDevice:
+            // A new process: misses from here on are not the warnings' doing.
+            memoryTier.restart()
+            if event == .newDevice {
+                disk?.removeAll()
+                for index in downloadedBefore.indices { downloadedBefore[index] = false }
+            }
+            myMarket?.reset()
+            recovering = nil
+            for index in droppedByWarning.indices { droppedByWarning[index] = false }
+        case .invalidate(let memory, let diskKeys):
+            guard configuration.honoursInvalidations else { return }
+            for slot in trace.invalidatedMemoryKeys[memory] { memoryTier.remove(slot) }
+            for slot in trace.invalidatedDiskKeys[diskKeys] { disk?.remove(slot) }
+        }
+    }
+
+    mutating func warn(_ level: MemoryPressureLevel, now: UInt64) {
+        let before = memoryTier.totalCost
+        result.warnings.count += 1
+        memoryTier.respond(to: configuration.pressure.reaction(to: level), now: now) { slot in
+            if !droppedByWarning.isEmpty { droppedByWarning[Int(slot)] = true }
+        }
+        if memoryTier.totalCost < before, recovering == nil {
+            recovering = (now, before - before / 10)
+        }
+    }
+
+    mutating func recovered(at now: UInt64) {
+        guard let recovering else { return }
+        // A request in flight can land with its own earlier time after a warning: no time has passed then.
+        let seconds = Double(now > recovering.time ? now - recovering.time : 0) / 1e9
+        result.warnings.recovered += 1
+        result.warnings.recoverySeconds += seconds
+        result.warnings.longestRecoverySeconds = max(result.warnings.longestRecoverySeconds, seconds)
+        self.recovering = nil
+    }
+
+    func finish() -> SimulationResult {
+        var result = result
+        result.requests = trace.count
+        result.hits = Double(hits)
+        result.byteHits = Double(byteHits)
+        result.bytesRequested = bytesRequested
+        result.statistics = memoryTier.statistics
+        result.peakMemoryCost = peakMemoryCost
+        result.peakDiskBytes = peakDiskBytes
+        return result
+    }
+}

@@ -1,0 +1,32 @@
+/// A decision the pipeline takes on one of its tiers for one request. Each is reported
+/// at the moment it is taken, under the lock that orders it against every other decision
+/// on that tier, so the reports come in an order the tiers really saw: an order a
+/// simulator can take the same decisions in (`CacheSimulator.answers(_:_:observed:)`).
+public enum PipelineDecision: UInt8, Sendable, Hashable, CaseIterable {
+    /// Looked the thumbnail up in memory.
+    case memoryLookup
+    /// After a memory miss, joined the flight for the thumbnail or started it.
+    case flight
+    /// Read the disk entry of the thumbnail, or of the original.
+    case diskReadThumbnail, diskReadOriginal
+    /// Asked for the original's download: joined the one in flight or started it.
+    case download
+    /// Stored the downloaded original on disk.
+    case originalStored
+    /// The download this request started ended.
+    case downloadEnded
+    /// Stored the thumbnail in memory.
+    case memoryStored
+    /// Stored the re-encoded thumbnail on disk.
+    case thumbnailStored
+    /// The flight this request started ended (answered, failed or abandoned).
+    case flightEnded
+    /// The disk tier evicted down to its low-water mark (no request: the number is -1).
+    case diskTrimmed
+}
+
+/// Hears every decision the pipeline takes for requests that carry an `ImageRequest.id`.
+/// Called under the tiers' locks: it must be quick and must not call the pipeline.
+public protocol DecisionRecorder: Sendable {
+    func record(_ decision: PipelineDecision, request: Int)
+}
