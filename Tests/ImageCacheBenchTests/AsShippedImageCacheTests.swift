@@ -9,11 +9,13 @@ import PipelineTesting
 struct AsShippedImageCacheTests {
     let bytes = Data(repeating: 7, count: 40)
 
-    func answers(_ preset: AppPreset, _ workload: RecordedWorkload) async throws -> [CacheSimulator.Answer] {
+    func answers(
+        _ preset: AppPreset, _ workload: RecordedWorkload, inFlight: Int = 1
+    ) async throws -> (answers: [CacheSimulator.Answer], order: ObservedOrder) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("icb-as-shipped-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         return try await AsShippedReplay.answers(
-            preset, workload, fetcher: ScriptedFetcher(fallback: .data(bytes)), folder: folder
+            preset, workload, fetcher: ScriptedFetcher(fallback: .data(bytes)), folder: folder, inFlight: inFlight
         ) { data, writesFile in (data.count, data.count, writesFile ? Data(repeating: 1, count: data.count) : nil) }
     }
 
@@ -26,7 +28,7 @@ struct AsShippedImageCacheTests {
     func matchesSimulation(_ c: (String, AppPreset)) async throws {
         let full = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("\(c.0).jsonl.gz").path)
         let workload = full.prefix(sessions: 3)
-        let live = try await answers(c.1, workload)
+        let live = try await answers(c.1, workload).answers
         var configuration = c.1.configuration
         configuration.inFlight = 0
         let simulated = CacheSimulator.answers(c.1.trace(of: workload), configuration).answers
@@ -42,13 +44,31 @@ struct AsShippedImageCacheTests {
         }
     }
 
+    @Test(
+        "with the presets' 10 loads at once, each port answers every request as its preset simulated in the port's order",
+        arguments: [
+            ("articleproject", AppPreset.articleProject), ("articleproject", .articleProjectTheirFix), ("vanilladin", .vanilladin),
+            ("headlines", .headlines), ("picterest", .picterest),
+        ])
+    func matchesSimulationInFlight(_ c: (String, AppPreset)) async throws {
+        let full = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("\(c.0).jsonl.gz").path)
+        let workload = full.prefix(sessions: 3)
+        let live = try await answers(c.1, workload, inFlight: AppPreset.loadsInFlight)
+        var configuration = c.1.configuration
+        configuration.inFlight = 0
+        let simulated = CacheSimulator.answers(c.1.trace(of: workload), configuration, observed: live.order).answers
+        let differing = zip(live.answers, simulated).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(differing.isEmpty, "first differences: \(differing.prefix(5).map { "request \($0.offset): live \($0.element.0), simulated \($0.element.1)" })")
+        #expect(!live.answers.contains(.unanswered) && live.answers.contains(.origin))
+    }
+
     @Test("ArticleProject's disk named by the last path component answers a URL with another URL's file")
     func diskKeyCollision() async throws {
         let full = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("articleproject.jsonl.gz").path)
         let workload = full.prefix(sessions: 3)
-        let shipped = try await answers(.articleProject, workload)
+        let shipped = try await answers(.articleProject, workload).answers
         let diskKey = try #require(AppPreset.articleProject.defects.first { $0.id == "disk-key" })
-        let fixed = try await answers(AppPreset.articleProject.fixing(diskKey), workload)
+        let fixed = try await answers(AppPreset.articleProject.fixing(diskKey), workload).answers
         // Only the colliding key finds files for URLs it never downloaded: more disk answers, each a picture of another URL.
         #expect(shipped.count { $0 == .disk } > fixed.count { $0 == .disk })
     }

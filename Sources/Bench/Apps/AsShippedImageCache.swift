@@ -12,24 +12,35 @@ import CacheSimulation
 /// Memory → disk → network, as each document describes. A bench-side baseline
 /// the simulator's presets are checked against, never something to adopt.
 /// (My Market's coalescer has its own port, `MyMarketImageCache`.)
-final class AsShippedImageCache<Image: Sendable> {
+///
+/// Loads may run together (as the apps' cells did): each reports its decisions to `recorder`
+/// under the lock that orders them (the memory cache's; the folder's, which its reads and
+/// writes take), so the simulator can be run in the same order.
+final class AsShippedImageCache<Image: Sendable>: Sendable {
     private let preset: AppPreset
-    private var memory: MemoryCache<String, Image>
+    private let memory: Locked<MemoryCache<String, Image>>
     private let folder: URL?
+    /// Orders the folder's reads and writes as the recorder hears them.
+    private let folderLock = Locked(())
     private let fetcher: any ImageFetcher
     private let decode: Decode
+    private let recorder: (any DecisionRecorder)?
 
     /// Makes what the memory cache holds and its cost from an image's bytes and, when asked
     /// (`true`), the file the app writes for it; nil when the bytes are no image.
-    typealias Decode = (Data, _ writesFile: Bool) -> (image: Image, cost: Int, file: Data?)?
+    typealias Decode = @Sendable (Data, _ writesFile: Bool) -> (image: Image, cost: Int, file: Data?)?
 
     /// `folder` holds the disk files when the preset has a disk.
-    init(preset: AppPreset, folder: URL, fetcher: any ImageFetcher, decode: @escaping Decode) throws {
+    init(
+        preset: AppPreset, folder: URL, fetcher: any ImageFetcher, recorder: (any DecisionRecorder)? = nil,
+        decode: @escaping Decode
+    ) throws {
         self.preset = preset
-        memory = Self.memoryCache(preset)
+        memory = Locked(Self.memoryCache(preset))
         self.folder = preset.disk == nil ? nil : folder
         if let folder = self.folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         self.fetcher = fetcher
+        self.recorder = recorder
         self.decode = decode
     }
 
@@ -37,31 +48,47 @@ final class AsShippedImageCache<Image: Sendable> {
         MemoryCache(.init(limits: preset.memoryLimits, policy: preset.policy))
     }
 
-    /// Loads one image as a cell asks for it; `abandoned` says the cell is reused
-    /// before the download answers (the fetch is cancelled). Says where it was answered.
-    func load(url: String, abandoned: Bool) async -> CacheSimulator.Answer {
+    /// Loads one image as a cell asks for it: `request` numbers it for the recorder; `offline`
+    /// says the device had no network (the download fails at once), `abandoned` that the cell
+    /// is reused before the download answers (the fetch is cancelled first). Says where it was answered.
+    func load(url: String, request: Int, offline: Bool = false, abandoned: Bool) async -> CacheSimulator.Answer {
+        let record: @Sendable (PipelineDecision) -> Void = { [recorder] decision in recorder?.record(decision, request: request) }
         let memoryKey = preset.memoryKey.key(for: url)
-        if memory.value(for: memoryKey) != nil { return .memory }
+        let memory = self.memory.withLock { $0 }
+        if memory.value(for: memoryKey, whileLocked: { _ in record(.memoryLookup) }) != nil { return .memory }
+        record(.flight)  // no coalescing: every miss goes on alone
+        defer { record(.flightEnded) }
         let file = folder.map { $0.appendingPathComponent(DiskFileName.of((preset.diskKey ?? preset.memoryKey).key(for: url))) }
-        if let file, let data = try? Data(contentsOf: file), let decoded = decode(data, false) {
-            _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost)
-            return .disk
+        if let file {
+            let data = folderLock.withLock { _ in
+                record(.diskReadOriginal)
+                return try? Data(contentsOf: file)
+            }
+            if let data, let decoded = decode(data, false) {
+                _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost) { record(.memoryStored) }
+                return .disk
+            }
         }
-        let download = Task { [fetcher] in try await fetcher.fetch(url) }
-        if abandoned { download.cancel() }
+        record(.download)
+        if offline { return .offline }
+        if abandoned { return .cancelled }  // the cell's reuse cancels the download before the origin answers
         let fetched: FetchedImage
-        do { fetched = try await download.value } catch is CancellationError { return .cancelled } catch { return .offline }
+        do { fetched = try await fetcher.fetch(url) } catch is CancellationError { return .cancelled } catch { return .offline }
         guard let decoded = decode(fetched.data, file != nil) else { return .offline }
-        _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost)
-        if let file, let bytes = decoded.file { try? bytes.write(to: file) }
+        _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost) { record(.memoryStored) }
+        if let file, let bytes = decoded.file {
+            folderLock.withLock { _ in
+                if (try? bytes.write(to: file)) != nil { record(.originalStored) }
+            }
+        }
         return .origin
     }
 
     /// A memory warning: every as-shipped app empties its cache (`purgeAll`).
-    func memoryWarning() { memory.removeAll() }
+    func memoryWarning() { memory.withLock { $0 }.removeAll() }
 
     /// The app starts again: memory is cold, the files stay.
-    func relaunch() { memory = Self.memoryCache(preset) }
+    func relaunch() { memory.withLock { $0 = Self.memoryCache(preset) } }
 
     /// Another user's device: nothing cached anywhere.
     func newDevice() throws {

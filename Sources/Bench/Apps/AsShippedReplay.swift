@@ -2,45 +2,60 @@ import Foundation
 import ImagePipeline
 import CacheSimulation
 
-/// Drives `AsShippedImageCache` with a recorded workload one request at a time,
-/// as the app's cells would: a memory warning empties the memory cache, a
-/// relaunch starts a cold one, a new user starts with an empty folder, a
-/// request the app cancelled has its download cancelled before it answers, an
-/// offline request's download fails. Says where each request was answered, in
-/// the simulator's terms, so the port and the preset's simulation can be compared request by request.
+/// Drives `AsShippedImageCache` with a recorded workload as the app's cells would, with
+/// up to `inFlight` loads at once: a memory warning empties the memory cache, a relaunch
+/// starts a cold one, a new user starts with an empty folder (each once the loads in flight
+/// have answered), a request the app cancelled has its download cancelled before it answers,
+/// an offline request's download fails. Says where each request was answered, in the
+/// simulator's terms, and the order the port took its decisions in, so the port and the
+/// preset's simulation can be compared request by request at any concurrency.
 public enum AsShippedReplay {
     public static func answers<Image: Sendable>(
-        _ preset: AppPreset, _ workload: RecordedWorkload, fetcher: any ImageFetcher, folder: URL,
-        decode: @escaping (Data, _ writesFile: Bool) -> (image: Image, cost: Int, file: Data?)?
-    ) async throws -> [CacheSimulator.Answer] {
-        let network = AppReplayNetwork(fetcher)
-        let cache = try AsShippedImageCache(preset: preset, folder: folder, fetcher: network, decode: decode)
-        var answers: [CacheSimulator.Answer] = []
+        _ preset: AppPreset, _ workload: RecordedWorkload, fetcher: any ImageFetcher, folder: URL, inFlight: Int = 1,
+        decode: @escaping @Sendable (Data, _ writesFile: Bool) -> (image: Image, cost: Int, file: Data?)?
+    ) async throws -> (answers: [CacheSimulator.Answer], order: ObservedOrder) {
+        let recorder = ObservedOrderRecorder()
+        let cache = try AsShippedImageCache(preset: preset, folder: folder, fetcher: fetcher, recorder: recorder, decode: decode)
+        let answers = SharedLocked([CacheSimulator.Answer](repeating: .unanswered, count: workload.requests.count))
+        let slots = AsyncSemaphore(permits: max(inFlight, 1))
         var nextEvent = 0
-        for (index, request) in workload.requests.enumerated() {
-            while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
-                switch workload.events[nextEvent].kind {
-                case .memoryWarning: cache.memoryWarning()
-                case .relaunch: cache.relaunch()
-                case .newSession: try cache.newDevice()
-                case .invalidate: break  // no as-shipped app invalidates
+        try await withThrowingDiscardingTaskGroup { group in
+            for (index, request) in workload.requests.enumerated() {
+                if nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
+                    // Events meet the caches once the loads in flight have answered.
+                    for _ in 0..<max(inFlight, 1) { try await slots.acquire() }
+                    while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
+                        recorder.event(nextEvent)
+                        switch workload.events[nextEvent].kind {
+                        case .memoryWarning: cache.memoryWarning()
+                        case .relaunch: cache.relaunch()
+                        case .newSession: try cache.newDevice()
+                        case .invalidate: break  // no as-shipped app invalidates
+                        }
+                        nextEvent += 1
+                    }
+                    for _ in 0..<max(inFlight, 1) { slots.release() }
                 }
-                nextEvent += 1
+                try await slots.acquire()
+                let url = workload.urls[Int(request.url)]
+                group.addTask {
+                    let answer = await cache.load(url: url, request: index, offline: request.offline, abandoned: request.cancelledAfter != nil)
+                    answers.withLock { $0[index] = answer }
+                    slots.release()
+                }
             }
-            let cancels = request.cancelledAfter != nil
-            network.offline.store(request.offline, ordering: .relaxed)
-            network.holdsUntilCancelled.store(cancels, ordering: .relaxed)
-            answers.append(await cache.load(url: workload.urls[Int(request.url)], abandoned: cancels))
         }
-        return answers
+        return (answers.withLock { $0 }, recorder.order)
     }
 
     /// The port of `preset` live, on the loopback origin with libvips decoding whole
-    /// images and re-encoding the disk files, beside the preset's simulation (one request in flight).
+    /// images and re-encoding the disk files, `inFlight` loads at once (the presets' 10 by
+    /// default), beside the preset's simulation run in the order the port took its decisions.
     /// Its memory cache holds each decoded picture's size, not its pixels: the apps held the pixels,
     /// without limit (63 GB for Picterest's whole dataset), which no machine running this can.
     public static func live(
-        _ preset: AppPreset, _ workload: RecordedWorkload, store: String, progress: ProgressLine = ProgressLine()
+        _ preset: AppPreset, _ workload: RecordedWorkload, store: String, inFlight: Int = AppPreset.loadsInFlight,
+        progress: ProgressLine = ProgressLine()
     ) async throws -> AppLiveCheck {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("icb-as-shipped-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -48,12 +63,12 @@ public enum AsShippedReplay {
         let whole = ThumbnailRequest(width: 1 << 16, height: 1 << 16)
         let format = preset.originalDiskFormat ?? .jpeg(quality: 90)
         let (live, seconds) = try await LiveReplay.onLoopback(workload, store: store, label: preset.name, progress: progress) { loopback in
-            try await answers(preset, workload, fetcher: loopback, folder: folder) { data, writesFile -> (image: HeldImage, cost: Int, file: Data?)? in
+            try await answers(preset, workload, fetcher: loopback, folder: folder, inFlight: inFlight) { data, writesFile -> (image: HeldImage, cost: Int, file: Data?)? in
                 guard let image = try? thumbnailer.thumbnail(data, fitting: whole) else { return nil }
                 return (HeldImage(width: image.width, height: image.height), image.cost, writesFile ? try? image.encoded(as: format) : nil)
             }
         }
-        return AppLiveCheck(preset: preset, workload: workload, live: live, seconds: seconds)
+        return AppLiveCheck(preset: preset, workload: workload, live: live.answers, order: live.order, inFlight: inFlight, seconds: seconds)
     }
 }
 
@@ -69,6 +84,8 @@ public struct AppLiveCheck: Codable, Sendable {
     public var trace: String
     public var sessions: Int
     public var requests: Int
+    /// Loads the port ran at once.
+    public var inFlight: Int
     /// Requests by where they were answered ("memory", "disk", "origin", "unanswered", …), live and simulated.
     public var live: [String: Int]
     public var simulated: [String: Int]
@@ -76,11 +93,17 @@ public struct AppLiveCheck: Codable, Sendable {
     public var differingRequests: Int
     public var seconds: Double
 
-    /// Compares `live` with the preset's simulation of `workload`, one request in flight.
-    init(preset: AppPreset, workload: RecordedWorkload, live: [CacheSimulator.Answer], seconds: Double) {
+    /// Compares `live` with the preset's simulation of `workload`: in the order the port took its
+    /// decisions when it gives one, else one request in flight.
+    init(
+        preset: AppPreset, workload: RecordedWorkload, live: [CacheSimulator.Answer], order: ObservedOrder? = nil,
+        inFlight: Int = 1, seconds: Double
+    ) {
         var configuration = preset.configuration
         configuration.inFlight = 0
-        let simulated = CacheSimulator.answers(preset.trace(of: workload), configuration).answers
+        let presetTrace = preset.trace(of: workload)
+        let simulated = order.map { CacheSimulator.answers(presetTrace, configuration, observed: $0).answers }
+            ?? CacheSimulator.answers(presetTrace, configuration).answers
         func counts(_ answers: [CacheSimulator.Answer]) -> [String: Int] {
             Dictionary(answers.map { ("\($0)", 1) }, uniquingKeysWith: +)
         }
@@ -88,6 +111,7 @@ public struct AppLiveCheck: Codable, Sendable {
         trace = workload.name
         sessions = workload.sessions
         requests = live.count
+        self.inFlight = inFlight
         self.live = counts(live)
         self.simulated = counts(simulated)
         differingRequests = zip(live, simulated).filter { $0 != $1 }.count + abs(live.count - simulated.count)

@@ -59,11 +59,11 @@ extension ReportTables {
 extension ReportTables {
     /// The apps' ports live against their presets' simulations: requests by where each answered them.
     public static func appsLive(_ checks: [AppLiveCheck]) -> TextTable {
-        var table = TextTable([("trace", .left), ("preset", .left), ("sessions", .right), ("requests", .right), ("answered", .left),
+        var table = TextTable([("trace", .left), ("preset", .left), ("sessions", .right), ("requests", .right), ("in flight", .right), ("answered", .left),
                                ("live", .right), ("simulated", .right), ("requests answered differently", .right), ("live seconds", .right)])
         for check in checks {
             for kind in Set(check.live.keys).union(check.simulated.keys).sorted() {
-                table.append([check.trace, check.preset, String(check.sessions), String(check.requests), kind, String(check.live[kind] ?? 0),
+                table.append([check.trace, check.preset, String(check.sessions), String(check.requests), String(check.inFlight), kind, String(check.live[kind] ?? 0),
                               String(check.simulated[kind] ?? 0), String(check.differingRequests), String(format: "%.1f", check.seconds)])
             }
         }

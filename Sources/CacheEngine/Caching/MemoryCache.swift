@@ -56,6 +56,12 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         value(forHash: key.hashValue, fingerprint: key.cacheFingerprint) { $0 == key }
     }
 
+    /// The value for `key`; `whileLocked` hears the outcome under the stripe's lock.
+    @inlinable
+    public func value(for key: Key, whileLocked: @Sendable (_ hit: Bool) -> Void) -> Value? {
+        value(forHash: key.hashValue, fingerprint: key.cacheFingerprint, matching: { $0 == key }, whileLocked: whileLocked)
+    }
+
     /// The value whose key hashes to `hash` and has `fingerprint` (which must be what
     /// that key's `hashValue` and `cacheFingerprint` are; the fingerprint is asked for
     /// only when the cache has several stripes) and satisfies `matches`: a lookup by

@@ -29,7 +29,9 @@ extension CacheSimulator {
     /// simulator's own, through the same `CacheCore`, `DiskIndexModel` and `TierPlan`;
     /// only what the trace cannot say comes from the log: when each step happened, and
     /// whether a flight left anything behind (nobody waiting any more, a failed write).
-    /// A request the log never looked up is answered `.unanswered`.
+    /// A request the log never looked up is answered `.unanswered`. Flights are joined and
+    /// downloads shared under `.perWaiter` coalescing, never under `.none`; My Market's
+    /// coalescer (`.myMarketAsShipped`) is not modelled in this order.
     public static func answers(
         _ trace: SimulationTrace, _ configuration: SimulationConfiguration, observed: ObservedOrder
     ) -> Answered {
@@ -127,7 +129,8 @@ extension SimulationState {
             check(served: memoryHolds[Int(key)], truth: truth)
             answers[index] = .memory
         case .flight:
-            let leader = flights.flightLeader[Int(key)]
+            // Only the pipeline's coalescer joins flights; an app without one sends every miss on alone.
+            let leader = configuration.coalescing == .perWaiter ? flights.flightLeader[Int(key)] : -1
             if leader >= 0 {
                 hits &+= 1
                 byteHits &+= size
@@ -155,7 +158,7 @@ extension SimulationState {
             // Sharing a download in flight, a request never starts one of its own: the app's
             // cancel (at its download's start) and the device being offline (its download
             // failing) do not reach it, and it is answered with the shared bytes.
-            let shares = original >= 0 && flights.downloadLeader[Int(original)] >= 0
+            let shares = configuration.coalescing == .perWaiter && original >= 0 && flights.downloadLeader[Int(original)] >= 0
             switch shares ? .answered : trace.outcomes[index].fate(at: .origin) {
             case .offline:
                 result.offlineMisses += 1
