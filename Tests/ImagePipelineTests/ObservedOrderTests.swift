@@ -120,6 +120,15 @@ struct ObservedOrderTests {
             (.downloadEnded, 0), (.flightEnded, 0), (.flightEnded, 1),
         ]
         #expect(Self.run(offline, failing) == [.offline, .offline, .offline])
+        // A download that broke live (the trace says nothing of it): the request and its joiner
+        // report the failure, and nothing is stored, so the next request misses.
+        let broken: [(PipelineDecision, Int32)] = [
+            (.memoryLookup, 0), (.flight, 0), (.diskReadOriginal, 0), (.download, 0),
+            (.memoryLookup, 2), (.flight, 2),
+            (.downloadEnded, 0), (.flightEnded, 0), (.failed, 0), (.failed, 2),
+            (.memoryLookup, 1), (.flight, 1), (.diskReadOriginal, 1), (.download, 1), (.downloadEnded, 1),
+        ]
+        #expect(Self.run(Self.trace(keys: [0, 1, 0]), broken) == [.offline, .origin, .offline])
     }
 
     @Test("an observed order written to disk reads back the same; a cut or foreign file is refused, naming the step")

@@ -73,8 +73,14 @@ final class AsShippedImageCache<Image: Sendable>: Sendable {
         if offline { return .offline }
         if abandoned { return .cancelled }  // the cell's reuse cancels the download before the origin answers
         let fetched: FetchedImage
-        do { fetched = try await fetcher.fetch(url) } catch is CancellationError { return .cancelled } catch { return .offline }
-        guard let decoded = decode(fetched.data, file != nil) else { return .offline }
+        do { fetched = try await fetcher.fetch(url) } catch is CancellationError { return .cancelled } catch {
+            record(.failed)
+            return .offline
+        }
+        guard let decoded = decode(fetched.data, file != nil) else {
+            record(.failed)
+            return .offline
+        }
         _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost) { record(.memoryStored) }
         if let file, let bytes = decoded.file {
             folderLock.withLock { _ in

@@ -95,12 +95,13 @@ struct ObservedFlights {
     /// offline when the leader's download could not start, and otherwise the leader's
     /// picture (wrong or stale when not its own).
     func settleJoiners<Policy>(_ state: inout SimulationState<Policy>) {
-        for (request, leader) in sharedDownload.enumerated() where leader >= 0 && state.answers[Int(leader)] == .offline {
+        for (request, leader) in sharedDownload.enumerated()
+        where leader >= 0 && state.answers[Int(leader)] == .offline && state.answers[request] != .offline {
             state.result.offlineMisses += 1
             state.result.unservedBytes += state.trace.sizes[request]
             state.answers[request] = .offline
         }
-        for (request, leader) in joined.enumerated() where leader >= 0 {
+        for (request, leader) in joined.enumerated() where leader >= 0 && state.answers[request] != .offline {
             let size = state.trace.sizes[request]
             guard state.answers[Int(leader)] != .offline else {
                 state.hits &-= 1
@@ -198,6 +199,17 @@ extension SimulationState {
             diskHolds[Int(thumbnailKey)] = flights.held[index]
         case .flightEnded:
             if flights.flightLeader[Int(key)] == Int32(index) { flights.flightLeader[Int(key)] = -1 }
+        case .failed:
+            // Live answered with an error the trace does not know of (a download that broke or
+            // timed out): nothing shown, as an offline miss.
+            guard answers[index] != .offline else { return }
+            if answers[index] == .joined {
+                hits &-= 1
+                byteHits &-= size
+            }
+            result.offlineMisses += 1
+            result.unservedBytes += size
+            answers[index] = .offline
         case .diskTrimmed:
             break
         }

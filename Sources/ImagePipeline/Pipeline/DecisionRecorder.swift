@@ -23,6 +23,10 @@ public enum PipelineDecision: UInt8, Sendable, Hashable, CaseIterable {
     case flightEnded
     /// The disk tier evicted down to its low-water mark (no request: the number is -1).
     case diskTrimmed
+    /// The request was answered with an error other than its cancellation (a download that
+    /// failed or timed out, for it or for the flight it joined). It touches no tier, so it is
+    /// reported as the error reaches the request, outside any lock.
+    case failed
 }
 
 /// Hears every decision the pipeline takes for requests that carry an `ImageRequest.id`.

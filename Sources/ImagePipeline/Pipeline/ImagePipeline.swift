@@ -150,6 +150,7 @@ public final class ImagePipeline: Sendable {
             throw CancellationError()
         } catch {
             counters.count(.failure)
+            decisions.record(.failed)
             throw error
         }
     }
