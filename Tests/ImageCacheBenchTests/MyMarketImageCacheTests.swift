@@ -80,7 +80,7 @@ struct MyMarketImageCacheTests {
         defer { CraftedTrace.remove(craftedTrace) }
         let crafted = try RecordedWorkload.load(path: craftedTrace)
         for workload in [full.prefix(sessions: 2), crafted] {
-            let live = await MyMarketReplay.answers(workload, fetcher: ScriptedFetcher(fallback: .data(bytes)))
+            let live = await MyMarketReplay.answers(workload, fetcher: ScriptedFetcher(fallback: .data(bytes))).answers
             var configuration = AppPreset.myMarket.configuration
             configuration.inFlight = 0
             let simulated = CacheSimulator.answers(AppPreset.myMarket.trace(of: workload), configuration).answers
@@ -90,7 +90,20 @@ struct MyMarketImageCacheTests {
             #expect(live.contains(.memory) && live.contains(.cancelled))
         }
         // The crafted trace: a warning empties the cache, and the next load of its URL is never answered.
-        #expect(await MyMarketReplay.answers(crafted, fetcher: ScriptedFetcher(fallback: .data(bytes)))
+        #expect(await MyMarketReplay.answers(crafted, fetcher: ScriptedFetcher(fallback: .data(bytes))).answers
             == [.origin, .origin, .memory, .memory, .origin, .unanswered, .cancelled, .origin])
+    }
+
+    @Test("with 10 downloads at once, the port answers every request as the simulator's model does in the port's order")
+    func liveMatchesSimulatorInFlight() async throws {
+        let full = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("mymarket.jsonl.gz").path)
+        let workload = full.prefix(sessions: 3)
+        let live = await MyMarketReplay.answers(workload, fetcher: ScriptedFetcher(fallback: .data(bytes)), inFlight: AppPreset.loadsInFlight)
+        var configuration = AppPreset.myMarket.configuration
+        configuration.inFlight = 0
+        let simulated = CacheSimulator.answers(AppPreset.myMarket.trace(of: workload), configuration, observed: live.order).answers
+        let differing = zip(live.answers, simulated).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(differing.isEmpty, "first differences: \(differing.prefix(5).map { "request \($0.offset): live \($0.element.0), simulated \($0.element.1)" })")
+        #expect(live.answers.contains(.unanswered) && live.answers.contains(.cancelled) && live.answers.contains(.memory))
     }
 }

@@ -16,19 +16,30 @@ final class LoopbackFetcher: ImageFetcher {
     func fetch(_ url: String) async throws -> FetchedImage { try await base.fetch(urls[url] ?? url) }
 }
 
-/// The fetcher behind a switch for offline spells (a download fails at once,
-/// before any cell is reused), holding a download the app will cancel until it is cancelled.
+/// The fetcher behind My Market's replay: whether the load a download belongs to was made
+/// offline (the download fails at once) or will be cancelled by the app (the download is held
+/// until the cancel reaches it, so the cancel always beats the origin). The load's number comes
+/// with the download's task (`request`, a task-local the replay sets around the load), so loads
+/// in flight together never see each other's.
 final class AppReplayNetwork: ImageFetcher {
-    let base: any ImageFetcher
-    let offline = Atomic(false)
-    let holdsUntilCancelled = Atomic(false)
+    /// The replayed request whose load is running.
+    @TaskLocal static var request: Int?
 
-    init(_ base: any ImageFetcher) { self.base = base }
+    let base: any ImageFetcher
+    private let loads: [(offline: Bool, cancelled: Bool)]
+
+    init(_ base: any ImageFetcher, _ workload: RecordedWorkload) {
+        self.base = base
+        loads = workload.requests.map { ($0.offline, $0.cancelledAfter != nil) }
+    }
 
     func fetch(_ url: String) async throws -> FetchedImage {
-        if offline.load(ordering: .relaxed) { throw FetchError.connection("offline") }
-        if holdsUntilCancelled.load(ordering: .relaxed) {
-            while !Task.isCancelled { await Task.yield() }
+        if let request = Self.request, loads.indices.contains(request) {
+            if loads[request].offline { throw FetchError.connection("offline") }
+            if loads[request].cancelled {
+                // Held until the app's cancel reaches this task; the replay sends it as the load returns.
+                while !Task.isCancelled { await Task.yield() }
+            }
         }
         try Task.checkCancellation()
         return try await base.fetch(url)

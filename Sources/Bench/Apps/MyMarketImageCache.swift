@@ -34,10 +34,14 @@ public final class MyMarketImageCache<Image: Sendable>: Sendable {
     private let images = MemoryCache<String, Image>(.init(limits: CacheLimits(costLimit: .max, maxEntryFraction: 1), policy: .nsCache))
     private let fetcher: any ImageFetcher
     private let decode: @Sendable (Data) -> Image?
+    /// Hears the decisions of loads given a number, under the lock that orders each (the
+    /// bench's replay; the original has nothing of it).
+    private let recorder: (any DecisionRecorder)?
 
     /// `decode` makes the image from the downloaded bytes (`UIImage(data:)`), nil when it cannot.
-    public init(fetcher: any ImageFetcher, decode: @escaping @Sendable (Data) -> Image?) {
+    public init(fetcher: any ImageFetcher, recorder: (any DecisionRecorder)? = nil, decode: @escaping @Sendable (Data) -> Image?) {
         self.fetcher = fetcher
+        self.recorder = recorder
         self.decode = decode
     }
 
@@ -45,23 +49,37 @@ public final class MyMarketImageCache<Image: Sendable>: Sendable {
     /// the coalescer decided (nil for a memory hit), which the original does not say, for the bench's replay.
     @discardableResult
     public func load(url: String, completion: @escaping Completion) -> MyMarketCoalescerModel<String>.Load? {
-        if let image = images.value(for: url) {
+        load(url: url, request: nil, completion: completion)
+    }
+
+    /// The same, reporting each decision for `request` to the recorder: the memory lookup and the
+    /// coalescer's choice (a flight started, or a load dropped) under their locks, the download,
+    /// the store in memory, and a failure the trace cannot know of.
+    @discardableResult
+    func load(url: String, request: Int?, completion: @escaping Completion) -> MyMarketCoalescerModel<String>.Load? {
+        let record: @Sendable (PipelineDecision) -> Void = { [recorder] decision in
+            if let request { recorder?.record(decision, request: request) }
+        }
+        if let image = images.value(for: url, whileLocked: { _ in record(.memoryLookup) }) {
             completion(image)
             return nil
         }
         let decision = state.withLock { state in
             let decision = state.model.load(url)
             if decision == .start { state.waiting[url] = [completion] }
+            record(.flight)
+            if decision == .start { record(.download) }
             return decision
         }
         guard decision == .start else { return decision }  // defects 1, 2 and 3: nobody will call back
         let task = Task { [fetcher, decode, images, state] in
             guard let fetched = try? await fetcher.fetch(url), let image = decode(fetched.data),
                   let blocks = state.withLock({ $0.waiting[url] }) else {
+                if !Task.isCancelled { record(.failed) }
                 completion(nil)  // defect 3: only this caller; the entry stays
                 return
             }
-            _ = images.insert(image, for: url, cost: fetched.data.count)  // defect 5
+            _ = images.insert(image, for: url, cost: fetched.data.count) { record(.memoryStored) }  // defect 5
             for block in blocks { block(image) }  // defect 2: the entry stays
         }
         state.withLock { $0.tasks[url] = task }
@@ -69,10 +87,14 @@ public final class MyMarketImageCache<Image: Sendable>: Sendable {
     }
 
     /// Defect 4: the download stops for everyone waiting on it.
-    public func cancel(url: String) {
+    public func cancel(url: String) { cancel(url: url, request: nil) }
+
+    /// The same, reporting that the coalescer forgot the URL's entry (`flightEnded`) for `request`.
+    func cancel(url: String, request: Int?) {
         let task = state.withLock { state in
             state.model.cancel(url)
             state.waiting[url] = nil
+            if let request { recorder?.record(.flightEnded, request: request) }
             return state.tasks.removeValue(forKey: url)
         }
         task?.cancel()

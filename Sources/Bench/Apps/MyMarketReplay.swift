@@ -5,64 +5,86 @@ import ImagePipeline
 import OriginServer
 import CacheSimulation
 
-/// Drives `MyMarketImageCache` with a recorded workload one request at a
-/// time, as the app's cells would: a memory warning empties its `NSCache`, a
-/// relaunch starts a new one, a request the app cancelled calls
-/// `cancel(url:)` before its download answers, an offline request's download
-/// fails. Says where each request was answered, in the simulator's terms, so
-/// the live port and `FetchCoalescing.myMarketAsShipped` can be compared request by request.
+/// Drives `MyMarketImageCache` with a recorded workload as the app's cells would, up to
+/// `inFlight` downloads at once: a memory warning empties its `NSCache`, a relaunch starts a
+/// new one (each once the downloads in flight have answered), a request the app cancelled
+/// calls `cancel(url:)` before its download answers, an offline request's download fails.
+/// Says where each request was answered, in the simulator's terms, and the order the port took
+/// its decisions in, so the live port and `FetchCoalescing.myMarketAsShipped` can be compared
+/// request by request at any concurrency.
 public enum MyMarketReplay {
-    public static func answers(_ workload: RecordedWorkload, fetcher: any ImageFetcher) async -> [CacheSimulator.Answer] {
-        await answers(workload, fetcher: fetcher) { $0.count }
+    public static func answers(
+        _ workload: RecordedWorkload, fetcher: any ImageFetcher, inFlight: Int = 1
+    ) async -> (answers: [CacheSimulator.Answer], order: ObservedOrder) {
+        await answers(workload, fetcher: fetcher, inFlight: inFlight) { $0.count }
     }
 
     /// The same, making each image with `decode` (nil: not an image).
     public static func answers<Image: Sendable>(
-        _ workload: RecordedWorkload, fetcher: any ImageFetcher, decode: @escaping @Sendable (Data) -> Image?
-    ) async -> [CacheSimulator.Answer] {
-        let network = AppReplayNetwork(fetcher)
-        func newCache() -> MyMarketImageCache<Image> { MyMarketImageCache(fetcher: network, decode: decode) }
+        _ workload: RecordedWorkload, fetcher: any ImageFetcher, inFlight: Int = 1,
+        decode: @escaping @Sendable (Data) -> Image?
+    ) async -> (answers: [CacheSimulator.Answer], order: ObservedOrder) {
+        let network = AppReplayNetwork(fetcher, workload)
+        let recorder = ObservedOrderRecorder()
+        func newCache() -> MyMarketImageCache<Image> { MyMarketImageCache(fetcher: network, recorder: recorder, decode: decode) }
         var cache = newCache()
-        var answers: [CacheSimulator.Answer] = []
+        let answers = SharedLocked([CacheSimulator.Answer](repeating: .unanswered, count: workload.requests.count))
+        let slots = AsyncSemaphore(permits: max(inFlight, 1))
         var nextEvent = 0
-        for (index, request) in workload.requests.enumerated() {
-            while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
-                switch workload.events[nextEvent].kind {
-                case .memoryWarning: cache.systemEmptiesCache()
-                case .relaunch, .newSession: cache = newCache()
-                case .invalidate: break  // the app never invalidates
+        await withDiscardingTaskGroup { group in
+            for (index, request) in workload.requests.enumerated() {
+                if nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
+                    for _ in 0..<max(inFlight, 1) { try? await slots.acquire() }
+                    while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
+                        recorder.event(nextEvent)
+                        switch workload.events[nextEvent].kind {
+                        case .memoryWarning: cache.systemEmptiesCache()
+                        case .relaunch, .newSession: cache = newCache()
+                        case .invalidate: break  // the app never invalidates
+                        }
+                        nextEvent += 1
+                    }
+                    for _ in 0..<max(inFlight, 1) { slots.release() }
                 }
-                nextEvent += 1
+                let url = workload.urls[Int(request.url)]
+                let cancels = request.cancelledAfter != nil
+                try? await slots.acquire()
+                let callback = Callback()
+                let decision = AppReplayNetwork.$request.withValue(index) {
+                    cache.load(url: url, request: index, completion: { callback.deliver($0 != nil) })
+                }
+                switch decision {
+                case nil:
+                    answers.withLock { $0[index] = .memory }
+                    slots.release()
+                case .drop?:
+                    answers.withLock { $0[index] = .unanswered }  // nobody will call back
+                    slots.release()
+                case .start?:
+                    if cancels { cache.cancel(url: url, request: index) }  // the cell is reused before the download answers
+                    group.addTask {
+                        // Without a picture: cancelled, or offline (any other failure shows nothing too).
+                        let answer: CacheSimulator.Answer = await callback.value() ? .origin : cancels ? .cancelled : .offline
+                        answers.withLock { $0[index] = answer }
+                        slots.release()
+                    }
+                }
             }
-            let url = workload.urls[Int(request.url)]
-            let cancels = request.cancelledAfter != nil
-            network.offline.store(request.offline, ordering: .relaxed)
-            network.holdsUntilCancelled.store(cancels, ordering: .relaxed)
-            let callback = Callback()
-            let answer: CacheSimulator.Answer
-            switch cache.load(url: url, completion: { callback.deliver($0 != nil) }) {
-            case nil:
-                answer = .memory
-            case .drop?:
-                answer = .unanswered  // nobody will call back
-            case .start?:
-                if cancels { cache.cancel(url: url) }  // the cell is reused before the download answers
-                // Without a picture: cancelled, or offline (any other failure shows nothing too).
-                answer = await callback.value() ? .origin : cancels ? .cancelled : .offline
-            }
-            answers.append(answer)
         }
-        return answers
+        return (answers.withLock { $0 }, recorder.order)
     }
 
-    /// The port live, on the loopback origin with libvips decoding whole images, beside the simulator's model.
-    public static func live(_ workload: RecordedWorkload, store: String, progress: ProgressLine = ProgressLine()) async throws -> AppLiveCheck {
+    /// The port live, on the loopback origin with libvips decoding whole images, `inFlight` downloads
+    /// at once, beside the simulator's model run in the order the port took its decisions.
+    public static func live(
+        _ workload: RecordedWorkload, store: String, inFlight: Int = AppPreset.loadsInFlight, progress: ProgressLine = ProgressLine()
+    ) async throws -> AppLiveCheck {
         let thumbnailer = Thumbnailer()
         let whole = ThumbnailRequest(width: 1 << 16, height: 1 << 16)
         let (live, seconds) = try await LiveReplay.onLoopback(workload, store: store, label: "mymarket", progress: progress) { loopback in
-            await answers(workload, fetcher: loopback) { try? thumbnailer.thumbnail($0, fitting: whole) }
+            await answers(workload, fetcher: loopback, inFlight: inFlight) { try? thumbnailer.thumbnail($0, fitting: whole) }
         }
-        return AppLiveCheck(preset: .myMarket, workload: workload, live: live, seconds: seconds)
+        return AppLiveCheck(preset: .myMarket, workload: workload, live: live.answers, order: live.order, inFlight: inFlight, seconds: seconds)
     }
 
     /// A completion's first call, awaited.

@@ -30,8 +30,9 @@ extension CacheSimulator {
     /// only what the trace cannot say comes from the log: when each step happened, and
     /// whether a flight left anything behind (nobody waiting any more, a failed write).
     /// A request the log never looked up is answered `.unanswered`. Flights are joined and
-    /// downloads shared under `.perWaiter` coalescing, never under `.none`; My Market's
-    /// coalescer (`.myMarketAsShipped`) is not modelled in this order.
+    /// downloads shared under `.perWaiter` coalescing, never under `.none`; under My Market's
+    /// coalescer (`.myMarketAsShipped`) a flight step is its load (started or dropped) and a
+    /// flight's end its `cancel(url:)`.
     public static func answers(
         _ trace: SimulationTrace, _ configuration: SimulationConfiguration, observed: ObservedOrder
     ) -> Answered {
@@ -130,6 +131,12 @@ extension SimulationState {
             check(served: memoryHolds[Int(key)], truth: truth)
             answers[index] = .memory
         case .flight:
+            if myMarket?.load(truth.source) == .drop {
+                result.unansweredRequests += 1
+                result.unservedBytes += size
+                answers[index] = .unanswered
+                return
+            }
             // Only the pipeline's coalescer joins flights; an app without one sends every miss on alone.
             let leader = configuration.coalescing == .perWaiter ? flights.flightLeader[Int(key)] : -1
             if leader >= 0 {
@@ -198,6 +205,8 @@ extension SimulationState {
             storeOnDisk(thumbnailKey, bytes: trace.thumbnailSizes[index])
             diskHolds[Int(thumbnailKey)] = flights.held[index]
         case .flightEnded:
+            // My Market's coalescer forgets a URL's entry only when the app cancels it.
+            myMarket?.cancel(truth.source)
             if flights.flightLeader[Int(key)] == Int32(index) { flights.flightLeader[Int(key)] = -1 }
         case .failed:
             // Live answered with an error the trace does not know of (a download that broke or
