@@ -110,25 +110,10 @@ public enum LiveReplay {
             var failed = 0
             var cancelled = 0
             var finished = 0
-            /// Per request position, where the live pipeline answered it.
-            var answers: [LiveAnswer]
-        }
-
-        /// Where the live pipeline answered a request (the simulator's `Answer`, plus a join).
-        enum LiveAnswer: UInt8 {
-            case memory, coalesced, disk, network, cancelled, failed, unanswered
-
-            var simulated: CacheSimulator.Answer? {
-                switch self {
-                case .memory: .memory
-                case .coalesced: .joined
-                case .disk: .disk
-                case .network: .origin
-                case .cancelled: .cancelled
-                case .failed: .offline
-                case .unanswered: nil
-                }
-            }
+            /// Per request position, where the live pipeline answered it, in the simulator's terms
+            /// (a coalesced waiter joined; a network answer came from the origin; a failure, an error
+            /// shown as nothing, is offline's answer).
+            var answers: [CacheSimulator.Answer]
         }
 
         init(workload: RecordedWorkload, options: LiveReplayOptions, origin: OriginServer, fetcher: ReplayFetcher,
@@ -325,16 +310,16 @@ public enum LiveReplay {
                     if let decode = response.timings.decode { books.decode.record(UInt64(max(decode.seconds * 1e6, 1))) }
                     books.answers[position] = switch response.source {
                     case .memory: .memory
-                    case .coalesced: .coalesced
+                    case .coalesced: .joined
                     case .disk: .disk
-                    case .network: .network
+                    case .network: .origin
                     }
                 case .failure(is CancellationError):
                     books.cancelled += 1
                     books.answers[position] = .cancelled
                 case .failure:
                     books.failed += 1
-                    books.answers[position] = .failed
+                    books.answers[position] = .offline
                 }
             }
         }
@@ -396,7 +381,7 @@ public enum LiveReplay {
             let simulatedJoins = answered.answers.count { $0 == .joined }
             func differences(from simulated: [CacheSimulator.Answer]) -> [String: Int] {
                 var differences: [String: Int] = [:]
-                for (live, simulated) in zip(books.answers, simulated) where live.simulated != simulated {
+                for (live, simulated) in zip(books.answers, simulated) where live != simulated {
                     differences["\(live) / \(simulated)", default: 0] += 1
                 }
                 return differences
