@@ -359,7 +359,7 @@ struct LiveCommandsTests {
         let order = BenchProcess.temporaryFile("order").path + ".icbo"
         defer { for path in [store, order] { try? FileManager.default.removeItem(atPath: path) } }
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
-        let sizes = ["--memory", "2MB", "--disk", "1MB"]
+        let sizes = ["--memory", "1MB", "--disk", "100KB"]  // small enough that the disk tier trims
         let replayed = try await BenchProcess.run(
             ["replay", trace, "--store", store, "--json", "--no-files", "--concurrency", "16", "--save-order", order, "--require-agreement"] + sizes)
         #expect(replayed.status == 0, "\(replayed.stderr)")

@@ -14,7 +14,7 @@ struct ObservedOrderTests {
     /// Collects what the pipeline reports.
     final class Log: DecisionRecorder {
         let steps = SharedLocked<[(PipelineDecision, Int)]>([])
-        func record(_ decision: PipelineDecision, request: Int) { steps.withLock { $0.append((decision, request)) } }
+        func record(_ decision: PipelineDecision, request: Int, bytes: Int) { steps.withLock { $0.append((decision, request)) } }
         func of(_ request: Int) -> [PipelineDecision] { steps.withLock { $0.filter { $0.1 == request }.map(\.0) } }
         var order: ObservedOrder {
             ObservedOrder(steps: steps.withLock { $0.map { .decision($0.0, request: Int32($0.1)) } })
@@ -131,6 +131,36 @@ struct ObservedOrderTests {
         #expect(Self.run(Self.trace(keys: [0, 1, 0]), broken) == [.offline, .origin, .offline])
     }
 
+    @Test("a disk store counts the bytes the entry took live, not the trace's estimate: a tier that trims keeps what live kept")
+    func storedBytes() {
+        // Two originals (URLs 0 and 1), then URL 0 again; the trace estimates 10 bytes each.
+        var trace = SimulationTrace()
+        for key in 0..<2 {
+            _ = trace.addKey(fingerprint: (key + 1).cacheFingerprint)
+            _ = trace.addDiskKey()
+        }
+        for key: Slot in [0, 1, 0] {
+            trace.append(key: key, cost: 1, size: 10, time: 0, detail: .init(diskKey: key, content: key, source: key))
+        }
+        func run(stored: Int) -> [CacheSimulator.Answer] {
+            var steps: [ObservedOrder.Step] = []
+            for request: Int32 in [0, 1] {
+                steps += [.decision(.memoryLookup, request: request), .decision(.flight, request: request),
+                          .decision(.diskReadOriginal, request: request), .decision(.download, request: request),
+                          .decision(.originalStored, request: request, bytes: stored), .decision(.downloadEnded, request: request),
+                          .decision(.flightEnded, request: request)]
+            }
+            steps += [.decision(.diskTrimmed, request: -1), .decision(.memoryLookup, request: 2), .decision(.flight, request: 2),
+                      .decision(.diskReadOriginal, request: 2)]
+            // No memory at all (every lookup misses); a 100-byte disk trimmed to 70.
+            return CacheSimulator.answers(
+                trace, SimulationConfiguration(limits: CacheLimits(costLimit: 0), policy: .lru, disk: .init(byteLimit: 100)),
+                observed: ObservedOrder(steps: steps)).answers
+        }
+        #expect(run(stored: 0) == [.origin, .origin, .disk])  // the estimates: 20 bytes, nothing trimmed
+        #expect(run(stored: 60) == [.origin, .origin, .origin])  // 120 bytes live: URL 0's original was trimmed
+    }
+
     @Test("an observed order written to disk reads back the same; a cut or foreign file is refused, naming the step")
     func file() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("observed-\(UUID().uuidString)").path
@@ -138,7 +168,7 @@ struct ObservedOrderTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let order = ObservedOrder(steps: [
             .decision(.memoryLookup, request: 0), .decision(.flight, request: 0), .event(0),
-            .decision(.diskTrimmed, request: -1), .decision(.memoryLookup, request: 2),
+            .decision(.diskTrimmed, request: -1), .decision(.originalStored, request: 1, bytes: 12_345), .decision(.memoryLookup, request: 2),
         ])
         let path = directory + "/order.icbo"
         try ObservedOrderFile.write(order, requests: 3, to: path)
@@ -147,11 +177,11 @@ struct ObservedOrderTests {
 
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
         try whole.dropLast(3).write(to: URL(fileURLWithPath: path))
-        #expect(throws: SimulationTraceFile.FileError.malformed(path: path, reason: "its size does not match 5 steps")) {
+        #expect(throws: SimulationTraceFile.FileError.malformed(path: path, reason: "its size does not match 6 steps")) {
             try ObservedOrderFile.read(path)
         }
         try ObservedOrderFile.write(order, requests: 2, to: path)  // request 2 of 2 does not exist
-        #expect(throws: SimulationTraceFile.FileError.malformed(path: path, reason: "step 5 names request 2 of 2")) {
+        #expect(throws: SimulationTraceFile.FileError.malformed(path: path, reason: "step 6 names request 2 of 2")) {
             try ObservedOrderFile.read(path)
         }
         try Data("{\"not\": \"an order\"}".utf8).write(to: URL(fileURLWithPath: path))

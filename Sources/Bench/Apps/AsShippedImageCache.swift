@@ -53,6 +53,7 @@ final class AsShippedImageCache<Image: Sendable>: Sendable {
     /// is reused before the download answers (the fetch is cancelled first). Says where it was answered.
     func load(url: String, request: Int, offline: Bool = false, abandoned: Bool) async -> CacheSimulator.Answer {
         let record: @Sendable (PipelineDecision) -> Void = { [recorder] decision in recorder?.record(decision, request: request) }
+        let recordStored: @Sendable (Int) -> Void = { [recorder] bytes in recorder?.record(.originalStored, request: request, bytes: bytes) }
         let memoryKey = preset.memoryKey.key(for: url)
         let memory = self.memory.withLock { $0 }
         if memory.value(for: memoryKey, whileLocked: { _ in record(.memoryLookup) }) != nil { return .memory }
@@ -84,7 +85,7 @@ final class AsShippedImageCache<Image: Sendable>: Sendable {
         _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost) { record(.memoryStored) }
         if let file, let bytes = decoded.file {
             folderLock.withLock { _ in
-                if (try? bytes.write(to: file)) != nil { record(.originalStored) }
+                if (try? bytes.write(to: file)) != nil { recordStored(bytes.count) }
             }
         }
         return .origin

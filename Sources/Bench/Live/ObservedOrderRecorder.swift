@@ -6,8 +6,8 @@ import ImagePipeline
 final class ObservedOrderRecorder: DecisionRecorder {
     private let log = Locked(ObservedOrder())
 
-    func record(_ decision: PipelineDecision, request: Int) {
-        log.withLock { $0.append(.decision(decision, request: Int32(truncatingIfNeeded: request))) }
+    func record(_ decision: PipelineDecision, request: Int, bytes: Int) {
+        log.withLock { $0.append(.decision(decision, request: Int32(truncatingIfNeeded: request), bytes: bytes)) }
     }
 
     /// The trace's event at `index` is applied now (no request in flight).

@@ -7,8 +7,9 @@ import ImagePipeline
 /// of requests in flight as the live run did, so the two must answer every request alike.
 public struct ObservedOrder: Sendable, Hashable {
     public enum Step: Sendable, Hashable {
-        /// A decision for the request at this position of the trace (-1 for none: a disk trim).
-        case decision(PipelineDecision, request: Int32)
+        /// A decision for the request at this position of the trace (-1 for none: a disk trim);
+        /// for a store on disk, the bytes the entry took there (0: the trace's estimate stands).
+        case decision(PipelineDecision, request: Int32, bytes: Int = 0)
         /// The trace's event at this index was applied.
         case event(Int32)
     }
@@ -55,11 +56,11 @@ extension CacheSimulator {
                     guard Int(index) < trace.events.count, !trace.times.isEmpty else { continue }
                     let event = trace.events[Int(index)]
                     state.apply(event.kind, now: trace.times[min(event.beforeRequest, trace.count - 1)])
-                case .decision(.diskTrimmed, _):
+                case .decision(.diskTrimmed, _, _):
                     if state.disk != nil { state.trimDisk() }
-                case .decision(let decision, let request):
+                case .decision(let decision, let request, let bytes):
                     guard request >= 0, Int(request) < trace.count else { continue }
-                    state.observed(decision, Int(request), &flights)
+                    state.observed(decision, Int(request), bytes: bytes, &flights)
                 }
             }
             flights.settleJoiners(&state)
@@ -118,8 +119,9 @@ struct ObservedFlights {
 }
 
 extension SimulationState {
-    /// One logged decision, taken by the simulator's own tiers.
-    mutating func observed(_ decision: PipelineDecision, _ index: Int, _ flights: inout ObservedFlights) {
+    /// One logged decision, taken by the simulator's own tiers. `bytes`: what a disk store took
+    /// live (its entry file), which replaces the trace's estimate when given.
+    mutating func observed(_ decision: PipelineDecision, _ index: Int, bytes: Int = 0, _ flights: inout ObservedFlights) {
         let key = trace.keys[index], now = trace.times[index], size = trace.sizes[index]
         let truth = (content: trace.contents[index], source: trace.sources[index])
         switch decision {
@@ -189,7 +191,8 @@ extension SimulationState {
                 flights.downloadLeader[Int(original)] = Int32(index)
             }
         case .originalStored:
-            landOriginal(index)
+            guard disk != nil else { return }
+            landOriginal(index, storedBytes: bytes)
         case .downloadEnded:
             let original = trace.diskKeys[index]
             if original >= 0, flights.downloadLeader[Int(original)] == Int32(index) { flights.downloadLeader[Int(original)] = -1 }
@@ -202,7 +205,7 @@ extension SimulationState {
         case .thumbnailStored:
             let thumbnailKey = trace.diskThumbnailKeys[index]
             guard disk != nil, thumbnailKey >= 0 else { return }
-            storeOnDisk(thumbnailKey, bytes: trace.thumbnailSizes[index])
+            storeOnDisk(thumbnailKey, bytes: trace.thumbnailSizes[index], storedBytes: bytes)
             diskHolds[Int(thumbnailKey)] = flights.held[index]
         case .flightEnded:
             // My Market's coalescer forgets a URL's entry only when the app cancels it.

@@ -7,15 +7,17 @@ import Workloads
 /// under the same configuration (or checked after a change to the simulator).
 ///
 /// Layout, little-endian: magic `ICBO`, u32 version (1), u64 requests of the replayed trace,
-/// u64 steps; then 8 bytes a step: i32 the request (or the event's index), u8 the decision's
-/// raw value (`PipelineDecision`) or 255 for an event, three zero bytes.
+/// u64 steps; then 16 bytes a step: i32 the request (or the event's index), u8 the decision's
+/// raw value (`PipelineDecision`) or 255 for an event, three zero bytes, u64 the bytes a disk
+/// store took (0 otherwise).
 public enum ObservedOrderFile {
     public static let version: UInt32 = 1
     static let magic = Data("ICBO".utf8)
     static let eventKind: UInt8 = 255
+    static let stepSize = 16
 
     public static func write(_ order: ObservedOrder, requests: Int, to path: String) throws(SimulationTraceFile.FileError) {
-        var data = Data(capacity: 24 + order.count * 8)
+        var data = Data(capacity: 24 + order.count * stepSize)
         data.append(magic)
         func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         put(version)
@@ -23,14 +25,17 @@ public enum ObservedOrderFile {
         put(UInt64(order.count))
         for step in order.steps {
             switch step {
-            case .decision(let decision, let request):
+            case .decision(let decision, let request, let bytes):
                 put(request)
                 put(decision.rawValue)
+                put(UInt8(0)); put(UInt16(0))
+                put(UInt64(max(bytes, 0)))
             case .event(let index):
                 put(index)
                 put(eventKind)
+                put(UInt8(0)); put(UInt16(0))
+                put(UInt64(0))
             }
-            put(UInt8(0)); put(UInt16(0))
         }
         let output = OutputFile(path)
         do {
@@ -61,13 +66,13 @@ public enum ObservedOrderFile {
             guard found == version else { throw .malformed(path: path, reason: "version \(found), this reader knows \(version)") }
             let requests = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
             let count = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
-            guard requests >= 0, requests <= Int(Int32.max), count >= 0, count <= (size - 24) / 8, size == 24 + count * 8 else {
+            guard requests >= 0, requests <= Int(Int32.max), count >= 0, count <= (size - 24) / stepSize, size == 24 + count * stepSize else {
                 throw .malformed(path: path, reason: "its size does not match \(count) steps")
             }
             var steps: [ObservedOrder.Step] = []
             steps.reserveCapacity(count)
             for index in 0..<count {
-                let offset = 24 + index * 8
+                let offset = 24 + index * stepSize
                 let value = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self))
                 let kind = bytes[offset + 4]
                 if kind == eventKind {
@@ -78,7 +83,11 @@ public enum ObservedOrderFile {
                     guard value >= lowest, Int(value) < requests else {
                         throw .malformed(path: path, reason: "step \(index + 1) names request \(value) of \(requests)")
                     }
-                    steps.append(.decision(decision, request: value))
+                    let stored = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                    guard stored <= UInt64(Int32.max) else {
+                        throw .malformed(path: path, reason: "step \(index + 1) stores \(stored) bytes")
+                    }
+                    steps.append(.decision(decision, request: value, bytes: Int(stored)))
                 } else {
                     throw .malformed(path: path, reason: "step \(index + 1) has an unknown kind \(kind)")
                 }

@@ -265,9 +265,9 @@ struct SimulationState<Policy: EvictionPolicy> {
     }
 
     @inline(__always)
-    mutating func landOriginal(_ index: Int) {
+    mutating func landOriginal(_ index: Int, storedBytes: Int = 0) {
         let originalKey = trace.diskKeys[index]
-        storeOnDisk(originalKey, bytes: trace.originalDiskSizes[index])
+        storeOnDisk(originalKey, bytes: trace.originalDiskSizes[index], storedBytes: storedBytes)
         diskHolds[Int(originalKey)] = (content: trace.contents[index], source: trace.sources[index])
     }
 
@@ -319,9 +319,11 @@ struct SimulationState<Policy: EvictionPolicy> {
         return stored
     }
 
+    /// Stores `bytes` of payload (plus the entry file's overhead), or `storedBytes` when a live
+    /// run says what the entry took.
     @inline(__always)
-    mutating func storeOnDisk(_ key: Slot, bytes: Int) {
-        disk!.insert(key, bytes: bytes + (trace.hasDetails ? trace.diskEntryOverheads[Int(key)] : 0))
+    mutating func storeOnDisk(_ key: Slot, bytes: Int, storedBytes: Int = 0) {
+        disk!.insert(key, bytes: storedBytes > 0 ? storedBytes : bytes + (trace.hasDetails ? trace.diskEntryOverheads[Int(key)] : 0))
         peakDiskBytes = max(peakDiskBytes, disk!.totalBytes)
         if trimsDiskAtOnce, disk!.needsTrim { trimDisk() }
     }

@@ -155,10 +155,10 @@ public final class DiskCache: Sendable {
 
     /// Stores `payload` for `key`, replacing what was there. Returns false (after
     /// logging why) when the write failed; the cache stays consistent. `whileLocked` runs
-    /// under the index's lock as the entry joins it.
+    /// under the index's lock as the entry joins it, with the bytes it counts there.
     @discardableResult
     public func store(
-        _ payload: Data, for key: String, kind: DiskEntryKind = .original, whileLocked: @Sendable () -> Void = {}
+        _ payload: Data, for key: String, kind: DiskEntryKind = .original, whileLocked: @Sendable (_ bytes: Int) -> Void = { _ in }
     ) -> Bool {
         let name = DiskFileName.of(key)
         guard let sequence = state.withLock({ $0.isClosed ? nil : $0.nextSequence() }) else {
@@ -175,7 +175,7 @@ public final class DiskCache: Sendable {
         }
         let trimNeeded = state.withLock { index in
             index.add(name, bytes: file.count)
-            whileLocked()
+            whileLocked(file.count)
             return index.claimTrim()
         }
         if trimNeeded { maintenance.async { self.trimIfNeeded() } }

@@ -32,5 +32,12 @@ public enum PipelineDecision: UInt8, Sendable, Hashable, CaseIterable {
 /// Hears every decision the pipeline takes for requests that carry an `ImageRequest.id`.
 /// Called under the tiers' locks: it must be quick and must not call the pipeline.
 public protocol DecisionRecorder: Sendable {
-    func record(_ decision: PipelineDecision, request: Int)
+    /// `bytes`: for a store on disk, what the entry takes there (the simulator knows only an
+    /// estimate of a re-encoded file's size, and a disk tier that trims must count the real one);
+    /// 0 for every other decision.
+    func record(_ decision: PipelineDecision, request: Int, bytes: Int)
+}
+
+extension DecisionRecorder {
+    public func record(_ decision: PipelineDecision, request: Int) { record(decision, request: request, bytes: 0) }
 }

@@ -246,7 +246,7 @@ public final class ImagePipeline: Sendable {
             if self.plan.stores(after: .origin, self.fate(keys.original, generation)).contains(.diskOriginal),
                let disk = self.diskCache {
                 _ = await self.onDiskQueue {
-                    disk.store(fetched.data, for: keys.original, kind: .original) { decisions.record(.originalStored) }
+                    disk.store(fetched.data, for: keys.original, kind: .original) { decisions.record(.originalStored, bytes: $0) }
                 }
             }
             return fetched
@@ -296,7 +296,7 @@ public final class ImagePipeline: Sendable {
             let format = configuration.thumbnailDiskFormat
             await onDiskQueue {
                 guard let encoded = try? image.encoded(as: format) else { return }
-                disk.store(encoded, for: keys.diskThumbnail, kind: .thumbnail) { decisions.record(.thumbnailStored) }
+                disk.store(encoded, for: keys.diskThumbnail, kind: .thumbnail) { decisions.record(.thumbnailStored, bytes: $0) }
             }
         }
         timings.store = ContinuousClock.now - start
@@ -339,9 +339,9 @@ extension ImagePipeline {
         }
 
         @inline(__always)
-        func record(_ decision: PipelineDecision) {
+        func record(_ decision: PipelineDecision, bytes: Int = 0) {
             guard let recorder, let request else { return }
-            recorder.record(decision, request: request)
+            recorder.record(decision, request: request, bytes: bytes)
         }
     }
 
