@@ -75,6 +75,8 @@ public final class ImagePipeline: Sendable {
     private let decodeQueue = DispatchQueue(label: "ImagePipeline.decode", attributes: .concurrent)
     private let diskQueue = DispatchQueue(label: "ImagePipeline.disk", attributes: .concurrent)
     private let ledger: SharedLocked<InvalidationLedger>
+    /// Prefetches running, by memory key, so that `cancelPrefetch` finds them.
+    private let prefetches = SharedLocked<[String: Task<Void, Never>]>([:])
     private let counters = PipelineCounters()
 
     public init(_ configuration: Configuration, fetcher: any ImageFetcher) throws(DiskCacheError) {
@@ -175,11 +177,14 @@ public final class ImagePipeline: Sendable {
         for var request in requests {
             request.priority = .prefetch
             let key = memoryKey(request)
-            let task = Task(priority: .low) { [self] in
-                _ = try? await image(for: request)
-                ledger.withLock { _ = $0.prefetches.removeValue(forKey: key) }
+            let prefetch = request
+            // Made under the lock, so a prefetch that ends at once cannot remove its entry before it is there.
+            prefetches.withLock { running in
+                running[key] = Task(priority: .low) { [self, prefetch, key] in
+                    _ = try? await image(for: prefetch)
+                    prefetches.withLock { _ = $0.removeValue(forKey: key) }
+                }
             }
-            ledger.withLock { $0.prefetches[key] = task }
         }
     }
 
@@ -187,7 +192,7 @@ public final class ImagePipeline: Sendable {
     public func cancelPrefetch(_ requests: [ImageRequest]) {
         for request in requests {
             let key = memoryKey(request)
-            ledger.withLock { $0.prefetches.removeValue(forKey: key) }?.cancel()
+            prefetches.withLock { $0.removeValue(forKey: key) }?.cancel()
         }
     }
 
@@ -362,12 +367,11 @@ extension ImagePipeline {
         }
     }
 
-    /// Invalidation generations, which cached keys belong to which URL, prefetches.
+    /// Invalidation generations, and which cached keys belong to which URL.
     struct InvalidationLedger {
         var generations: [String: UInt64] = [:]
         var variants: [String: Set<Variant>] = [:]
         var originalOf: [String: String] = [:]
-        var prefetches: [String: Task<Void, Never>] = [:]
 
         struct Variant: Hashable {
             let memory: String
