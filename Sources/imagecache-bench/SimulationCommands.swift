@@ -31,18 +31,21 @@ struct SimulateCommand: ParsableCommand {
     func run() throws {
         try output.claim(inputs: workloads.inputPaths + (observedOrder.map { [$0] } ?? []))
         var matrix = try cache.matrix()
+        if observedOrder != nil, libcachesim {
+            throw ValidationError("--observed-order runs a recorded trace; --libcachesim's plain requests have no decisions to order")
+        }
+        let inputs = try libcachesim ? libCacheSimInputs(strategies: matrix.strategies) : workloads.loadInputs()
         if let observedOrder {
-            guard !libcachesim else { throw ValidationError("--observed-order runs a recorded trace; --libcachesim's plain requests have no decisions to order") }
-            let loaded = try workloads.load()
-            guard loaded.count == 1 else { throw ValidationError("--observed-order belongs to one replayed trace; give that one trace") }
+            guard inputs.count == 1, case .recorded(let workload) = inputs[0] else {
+                throw ValidationError("--observed-order belongs to one replayed recorded trace; give that one trace")
+            }
             let (order, requests) = try ObservedOrderFile.read(observedOrder)
-            guard requests == loaded[0].requests.count else {
+            guard requests == workload.requests.count else {
                 throw ValidationError(
-                    "\(observedOrder) was observed on \(requests) requests of its trace, \(loaded[0].name) has \(loaded[0].requests.count) here: give --requests \(requests)")
+                    "\(observedOrder) was observed on \(requests) requests of its trace, \(workload.name) has \(workload.requests.count) here: give --requests \(requests)")
             }
             matrix.observedOrder = order
         }
-        let inputs = try libcachesim ? libCacheSimInputs(strategies: matrix.strategies) : workloads.loadInputs()
         try sharding.check(traceNames: inputs.map(\.name), units: matrix.unitCount(inputs), unitName: "(trace, key strategy, memory size) groups")
         matrix.shard = sharding.shard
         if libcachesim {

@@ -52,40 +52,39 @@ final class AsShippedImageCache<Image: Sendable>: Sendable {
     /// says the device had no network (the download fails at once), `abandoned` that the cell
     /// is reused before the download answers (the fetch is cancelled first). Says where it was answered.
     func load(url: String, request: Int, offline: Bool = false, abandoned: Bool) async -> CacheSimulator.Answer {
-        let record: @Sendable (PipelineDecision) -> Void = { [recorder] decision in recorder?.record(decision, request: request) }
-        let recordStored: @Sendable (Int) -> Void = { [recorder] bytes in recorder?.record(.originalStored, request: request, bytes: bytes) }
+        let decisions = RequestDecisions(recorder, request)
         let memoryKey = preset.memoryKey.key(for: url)
         let memory = self.memory.withLock { $0 }
-        if memory.value(for: memoryKey, whileLocked: { _ in record(.memoryLookup) }) != nil { return .memory }
-        record(.flight)  // no coalescing: every miss goes on alone
-        defer { record(.flightEnded) }
+        if memory.value(for: memoryKey, whileLocked: { _ in decisions.record(.memoryLookup) }) != nil { return .memory }
+        decisions.record(.flight)  // no coalescing: every miss goes on alone
+        defer { decisions.record(.flightEnded) }
         let file = folder.map { $0.appendingPathComponent(DiskFileName.of((preset.diskKey ?? preset.memoryKey).key(for: url))) }
         if let file {
             let data = folderLock.withLock { _ in
-                record(.diskReadOriginal)
+                decisions.record(.diskReadOriginal)
                 return try? Data(contentsOf: file)
             }
             if let data, let decoded = decode(data, false) {
-                _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost) { record(.memoryStored) }
+                _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost) { decisions.record(.memoryStored) }
                 return .disk
             }
         }
-        record(.download)
+        decisions.record(.download)
         if offline { return .offline }
         if abandoned { return .cancelled }  // the cell's reuse cancels the download before the origin answers
         let fetched: FetchedImage
         do { fetched = try await fetcher.fetch(url) } catch is CancellationError { return .cancelled } catch {
-            record(.failed)
+            decisions.record(.failed)
             return .offline
         }
         guard let decoded = decode(fetched.data, file != nil) else {
-            record(.failed)
+            decisions.record(.failed)
             return .offline
         }
-        _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost) { record(.memoryStored) }
+        _ = memory.insert(decoded.image, for: memoryKey, cost: decoded.cost) { decisions.record(.memoryStored) }
         if let file, let bytes = decoded.file {
             folderLock.withLock { _ in
-                if (try? bytes.write(to: file)) != nil { recordStored(bytes.count) }
+                if (try? bytes.write(to: file)) != nil { decisions.record(.originalStored, bytes: bytes.count) }
             }
         }
         return .origin

@@ -23,18 +23,18 @@ public enum AsShippedReplay {
             for (index, request) in workload.requests.enumerated() {
                 if nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
                     // Events meet the caches once the loads in flight have answered.
-                    for _ in 0..<max(inFlight, 1) { try await slots.acquire() }
-                    while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
-                        recorder.event(nextEvent)
-                        switch workload.events[nextEvent].kind {
-                        case .memoryWarning: cache.memoryWarning()
-                        case .relaunch: cache.relaunch()
-                        case .newSession: try cache.newDevice()
-                        case .invalidate: break  // no as-shipped app invalidates
+                    try await slots.withAllPermits {
+                        while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
+                            recorder.event(nextEvent)
+                            switch workload.events[nextEvent].kind {
+                            case .memoryWarning: cache.memoryWarning()
+                            case .relaunch: cache.relaunch()
+                            case .newSession: try cache.newDevice()
+                            case .invalidate: break  // no as-shipped app invalidates
+                            }
+                            nextEvent += 1
                         }
-                        nextEvent += 1
                     }
-                    for _ in 0..<max(inFlight, 1) { slots.release() }
                 }
                 try await slots.acquire()
                 let url = workload.urls[Int(request.url)]

@@ -57,29 +57,27 @@ public final class MyMarketImageCache<Image: Sendable>: Sendable {
     /// the store in memory, and a failure the trace cannot know of.
     @discardableResult
     func load(url: String, request: Int?, completion: @escaping Completion) -> MyMarketCoalescerModel<String>.Load? {
-        let record: @Sendable (PipelineDecision) -> Void = { [recorder] decision in
-            if let request { recorder?.record(decision, request: request) }
-        }
-        if let image = images.value(for: url, whileLocked: { _ in record(.memoryLookup) }) {
+        let decisions = RequestDecisions(recorder, request)
+        if let image = images.value(for: url, whileLocked: { _ in decisions.record(.memoryLookup) }) {
             completion(image)
             return nil
         }
         let decision = state.withLock { state in
             let decision = state.model.load(url)
             if decision == .start { state.waiting[url] = [completion] }
-            record(.flight)
-            if decision == .start { record(.download) }
+            decisions.record(.flight)
+            if decision == .start { decisions.record(.download) }
             return decision
         }
         guard decision == .start else { return decision }  // defects 1, 2 and 3: nobody will call back
         let task = Task { [fetcher, decode, images, state] in
             guard let fetched = try? await fetcher.fetch(url), let image = decode(fetched.data),
                   let blocks = state.withLock({ $0.waiting[url] }) else {
-                if !Task.isCancelled { record(.failed) }
+                if !Task.isCancelled { decisions.record(.failed) }
                 completion(nil)  // defect 3: only this caller; the entry stays
                 return
             }
-            _ = images.insert(image, for: url, cost: fetched.data.count) { record(.memoryStored) }  // defect 5
+            _ = images.insert(image, for: url, cost: fetched.data.count) { decisions.record(.memoryStored) }  // defect 5
             for block in blocks { block(image) }  // defect 2: the entry stays
         }
         state.withLock { $0.tasks[url] = task }
@@ -94,7 +92,7 @@ public final class MyMarketImageCache<Image: Sendable>: Sendable {
         let task = state.withLock { state in
             state.model.cancel(url)
             state.waiting[url] = nil
-            if let request { recorder?.record(.flightEnded, request: request) }
+            RequestDecisions(recorder, request).record(.flightEnded)
             return state.tasks.removeValue(forKey: url)
         }
         task?.cancel()

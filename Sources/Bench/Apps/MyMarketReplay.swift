@@ -34,17 +34,17 @@ public enum MyMarketReplay {
         await withDiscardingTaskGroup { group in
             for (index, request) in workload.requests.enumerated() {
                 if nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
-                    for _ in 0..<max(inFlight, 1) { try? await slots.acquire() }
-                    while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
-                        recorder.event(nextEvent)
-                        switch workload.events[nextEvent].kind {
-                        case .memoryWarning: cache.systemEmptiesCache()
-                        case .relaunch, .newSession: cache = newCache()
-                        case .invalidate: break  // the app never invalidates
+                    _ = try? await slots.withAllPermits {
+                        while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
+                            recorder.event(nextEvent)
+                            switch workload.events[nextEvent].kind {
+                            case .memoryWarning: cache.systemEmptiesCache()
+                            case .relaunch, .newSession: cache = newCache()
+                            case .invalidate: break  // the app never invalidates
+                            }
+                            nextEvent += 1
                         }
-                        nextEvent += 1
                     }
-                    for _ in 0..<max(inFlight, 1) { slots.release() }
                 }
                 let url = workload.urls[Int(request.url)]
                 let cancels = request.cancelledAfter != nil

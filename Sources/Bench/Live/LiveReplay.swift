@@ -199,9 +199,7 @@ public enum LiveReplay {
                     if hasEvents(before: position) {
                         // A warning or an invalidation meets the tiers the requests before it left,
                         // as in the simulator: the requests in flight land first.
-                        for _ in 0..<options.concurrency { try? await slots.acquire() }
-                        applyEvents(before: position, to: current)
-                        for _ in 0..<options.concurrency { slots.release() }
+                        _ = try? await slots.withAllPermits { applyEvents(before: position, to: current) }
                     }
                     try? await slots.acquire()
                     let imageRequest = ImageRequest(

@@ -16,8 +16,6 @@ struct FrequencySketch {
     init() {}
 
     var isSized: Bool { !words.isEmpty }
-    /// The entries the sketch is sized for (its word count).
-    var capacity: Int { words.count }
 
     /// Sizes the sketch for `entries` (at least one word); a sketch already that large
     /// is kept, a smaller one starts over empty.
@@ -58,12 +56,6 @@ struct FrequencySketch {
         guard raised else { return }
         additions += 1
         if additions == sampleSize { halve() }
-    }
-
-    /// Forgets every count (the sketch keeps its size).
-    mutating func removeAll() {
-        for index in words.indices { words[index] = 0 }
-        additions = 0
     }
 
     /// The key's hash, spread so nearby fingerprints fall apart.

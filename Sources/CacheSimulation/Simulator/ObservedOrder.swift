@@ -97,20 +97,12 @@ struct ObservedFlights {
     /// offline when the leader's download could not start, and otherwise the leader's
     /// picture (wrong or stale when not its own).
     func settleJoiners<Policy>(_ state: inout SimulationState<Policy>) {
-        for (request, leader) in sharedDownload.enumerated()
-        where leader >= 0 && state.answers[Int(leader)] == .offline && state.answers[request] != .offline {
-            state.result.offlineMisses += 1
-            state.result.unservedBytes += state.trace.sizes[request]
-            state.answers[request] = .offline
+        for (request, leader) in sharedDownload.enumerated() where leader >= 0 && state.answers[Int(leader)] == .offline {
+            state.answerOffline(request)
         }
         for (request, leader) in joined.enumerated() where leader >= 0 && state.answers[request] != .offline {
-            let size = state.trace.sizes[request]
             guard state.answers[Int(leader)] != .offline else {
-                state.hits &-= 1
-                state.byteHits &-= size
-                state.result.offlineMisses += 1
-                state.result.unservedBytes += size
-                state.answers[request] = .offline
+                state.answerOffline(request)
                 continue
             }
             state.check(served: held[Int(leader)], truth: (state.trace.contents[request], state.trace.sources[request]))
@@ -119,6 +111,19 @@ struct ObservedFlights {
 }
 
 extension SimulationState {
+    /// Answers a request with nothing shown (its download failed, or the one it waited on):
+    /// a join it made is no longer a hit.
+    mutating func answerOffline(_ index: Int) {
+        guard answers[index] != .offline else { return }
+        if answers[index] == .joined {
+            hits &-= 1
+            byteHits &-= trace.sizes[index]
+        }
+        result.offlineMisses += 1
+        result.unservedBytes += trace.sizes[index]
+        answers[index] = .offline
+    }
+
     /// One logged decision, taken by the simulator's own tiers. `bytes`: what a disk store took
     /// live (its entry file), which replaces the trace's estimate when given.
     mutating func observed(_ decision: PipelineDecision, _ index: Int, bytes: Int = 0, _ flights: inout ObservedFlights) {
@@ -214,14 +219,7 @@ extension SimulationState {
         case .failed:
             // Live answered with an error the trace does not know of (a download that broke or
             // timed out): nothing shown, as an offline miss.
-            guard answers[index] != .offline else { return }
-            if answers[index] == .joined {
-                hits &-= 1
-                byteHits &-= size
-            }
-            result.offlineMisses += 1
-            result.unservedBytes += size
-            answers[index] = .offline
+            answerOffline(index)
         case .diskTrimmed:
             break
         }

@@ -41,3 +41,21 @@ public protocol DecisionRecorder: Sendable {
 extension DecisionRecorder {
     public func record(_ decision: PipelineDecision, request: Int) { record(decision, request: request, bytes: 0) }
 }
+
+/// One request's decisions, reported when there is a recorder and the request has a number
+/// (and dropped otherwise, at the cost of a check).
+public struct RequestDecisions: Sendable {
+    let recorder: (any DecisionRecorder)?
+    let request: Int?
+
+    public init(_ recorder: (any DecisionRecorder)?, _ request: Int?) {
+        self.recorder = recorder
+        self.request = request
+    }
+
+    @inline(__always)
+    public func record(_ decision: PipelineDecision, bytes: Int = 0) {
+        guard let recorder, let request else { return }
+        recorder.record(decision, request: request, bytes: bytes)
+    }
+}

@@ -110,7 +110,7 @@ public final class ImagePipeline: Sendable {
         // A hit needs only the memory key's bytes, written on the stack; the key strings are
         // built on a miss.
         let memoryCache = memoryCache
-        let decisions = Decisions(configuration.decisionRecorder, request.id)
+        let decisions = RequestDecisions(configuration.decisionRecorder, request.id)
         if let image = configuration.keyStrategy.withKeyBytes(for: request.url, processing: request.processing, {
             memoryCache.image(forUTF8: $0) { _ in decisions.record(.memoryLookup) }
         }) {
@@ -129,7 +129,7 @@ public final class ImagePipeline: Sendable {
         let keys = Keys(request, memory: memoryKey, strategy: configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
         counters.count(.memoryMiss)
         let generation = ledger.withLock { $0.generation(of: keys.original) }
-        let decisions = Decisions(configuration.decisionRecorder, request.id)
+        let decisions = RequestDecisions(configuration.decisionRecorder, request.id)
         do {
             let (produced, role) = try await flights.value(
                 for: keys.memory, priority: request.priority.taskPriority,
@@ -222,7 +222,7 @@ public final class ImagePipeline: Sendable {
 
     /// After a memory miss: the disk entries the plan names, in its order, then the origin.
     private func produce(
-        _ request: ImageRequest, _ keys: Keys, generation: UInt64, _ decisions: Decisions
+        _ request: ImageRequest, _ keys: Keys, generation: UInt64, _ decisions: RequestDecisions
     ) async throws -> Produced {
         var timings = ImageResponse.Timings()
         if let disk = diskCache, !plan.diskLookups.isEmpty {
@@ -287,7 +287,7 @@ public final class ImagePipeline: Sendable {
 
     /// Leaves a fresh thumbnail where the plan says: memory, and re-encoded on disk.
     private func store(
-        _ image: DecodedImage, from source: TierPlan.Source, _ keys: Keys, generation: UInt64, _ decisions: Decisions,
+        _ image: DecodedImage, from source: TierPlan.Source, _ keys: Keys, generation: UInt64, _ decisions: RequestDecisions,
         _ timings: inout ImageResponse.Timings
     ) async {
         let start = ContinuousClock.now
@@ -333,23 +333,6 @@ extension ImagePipeline: MemoryPressureResponder {
 }
 
 extension ImagePipeline {
-    /// Reports one request's decisions, when the pipeline has a recorder and the request a number.
-    struct Decisions: Sendable {
-        let recorder: (any DecisionRecorder)?
-        let request: Int?
-
-        init(_ recorder: (any DecisionRecorder)?, _ request: Int?) {
-            self.recorder = recorder
-            self.request = request
-        }
-
-        @inline(__always)
-        func record(_ decision: PipelineDecision, bytes: Int = 0) {
-            guard let recorder, let request else { return }
-            recorder.record(decision, request: request, bytes: bytes)
-        }
-    }
-
     /// The keys one request uses.
     struct Keys: Sendable {
         /// The URL under the strategy, without processing: disk originals and downloads.

@@ -8,9 +8,24 @@ public final class AsyncSemaphore: Sendable {
     }
 
     private let state: Locked<State>
+    /// Permits in all.
+    public let permits: Int
 
     public init(permits: Int) {
-        state = Locked(State(available: max(permits, 1)))
+        self.permits = max(permits, 1)
+        state = Locked(State(available: self.permits))
+    }
+
+    /// Runs `body` holding every permit: after the work that holds one now has finished and
+    /// before any more starts (a replay applies an event with nothing in flight this way).
+    public func withAllPermits<Result>(_ body: () throws -> Result) async throws -> Result {
+        var held = 0
+        defer { for _ in 0..<held { release() } }
+        for _ in 0..<permits {
+            try await acquire()
+            held += 1
+        }
+        return try body()
     }
 
     public func acquire() async throws {
