@@ -18,9 +18,14 @@ struct AppsCommand: AsyncParsableCommand {
     @OptionGroup var workloads: WorkloadOptions
     @Option(parsing: .unconditional, help: "Sessions of each app's trace its live port runs (0: none).") var liveSessions = 2
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
+    @Option(help: ArgumentHelp(
+        "The phone the simulated apps run on (DEVICES.md): its warnings and ends of the app count in every row; none for a phone with memory to spare.",
+        valueName: "none|class|limit=…"))
+    var device = DeviceModel.appsDefault.name
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        _ = try DeviceParsing.parse(device)
         try OptionCheck.count(liveSessions, "--live-sessions", atLeast: 0, atMost: 1_000_000)
     }
 
@@ -29,7 +34,7 @@ struct AppsCommand: AsyncParsableCommand {
         let loaded = try workloads.load()
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
-        results.apps = AppComparison.run(loaded)
+        results.apps = AppComparison.run(loaded, device: try DeviceParsing.parse(device))
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
         if liveSessions > 0 {

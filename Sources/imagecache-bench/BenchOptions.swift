@@ -181,6 +181,11 @@ struct CacheOptions: ParsableArguments {
         discussion: "A striped MemoryCache lets threads work on different keys at once; keys go to stripes by fingerprint, as live."))
     var stripes = 1
 
+    @Option(help: ArgumentHelp(
+        "The phone the app runs on (recorded traces; DEVICES.md): none, a class (iphone-3gb), or limit=1400MiB[,baseline=…][,warning=80%][,critical=90%].",
+        discussion: "The footprint (the app's own, decoded images held and being decoded) brings warnings and ends the app past the limit."))
+    var device = "none"
+
     func validate() throws {
         try OptionCheck.count(inFlight, "--in-flight", atLeast: 0, atMost: 10_000)
         try OptionCheck.count(stripes, "--stripes", atLeast: 1, atMost: 256)
@@ -199,6 +204,7 @@ struct CacheOptions: ParsableArguments {
         matrix.honoursInvalidations = !ignoreInvalidations
         matrix.inFlight = inFlight
         matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
+        matrix.device = try DeviceParsing.parse(device)
         guard case .fraction(let share) = try Self.size(maxEntry, option: "--max-entry"), share <= 1 else {
             throw ValidationError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
         }

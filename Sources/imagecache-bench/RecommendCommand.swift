@@ -16,6 +16,10 @@ struct RecommendCommand: ParsableCommand {
     @OptionGroup var workloads: WorkloadOptions
     @Option(help: "Most memory the app may give decoded images (64MB, 256MiB).") var memoryBudget: String
     @Option(help: "Most disk the app may give downloaded images; without it, no disk size is recommended.") var diskBudget: String?
+    @Option(help: ArgumentHelp(
+        "The phone the app runs on (DEVICES.md): no memory size at which it ends the app is recommended.",
+        valueName: "none|class|limit=…"))
+    var device = "none"
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -39,7 +43,7 @@ struct RecommendCommand: ParsableCommand {
         do {
             recommendation = try SettingsRecommender.recommend(
                 loaded, memoryBudget: try Self.absolute(memoryBudget, "--memory-budget"),
-                diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") })
+                diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") }, device: try DeviceParsing.parse(device))
         } catch let error as RecommendationError {
             FileHandle.standardError.write(Data("recommend: no recommendation: \(error)\n".utf8))
             throw ExitCode.failure

@@ -31,6 +31,10 @@ struct ReplayCommand: AsyncParsableCommand {
     var requireAgreement = false
     @Option(help: "Write the order the pipeline took its decisions in to this file (one trace), for simulate --observed-order.")
     var saveOrder: String?
+    @Option(help: ArgumentHelp(
+        "The phone the app runs on (DEVICES.md): warnings and ends of the app where its footprint says; one request at a time.",
+        valueName: "none|class|limit=…"))
+    var device = "none"
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -45,6 +49,9 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         if let sessions { try OptionCheck.count(sessions, "--sessions", atLeast: 1) }
         _ = try CacheOptions.diskPolicy(diskPolicy)
+        if try DeviceParsing.parse(device) != nil, concurrency != 1 {
+            throw ValidationError("--device replays one request at a time: add --concurrency 1")
+        }
     }
 
     func run() async throws {
@@ -69,6 +76,7 @@ struct ReplayCommand: AsyncParsableCommand {
         options.diskSync = DiskCache.SyncPolicy(rawValue: diskSync) ?? .none
         options.originStore = store
         options.observedOrderPath = saveOrder
+        options.device = try DeviceParsing.parse(device)
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
         for workload in loaded {
@@ -76,6 +84,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         output.show("replay", ReportTables.replays(results.replays))
         output.show("replay-agreement", ReportTables.replayAgreement(results.replays))
+        if let device = options.device { output.show("on \(device)", ReportTables.replayDevices(results.replays)) }
         try output.finish(results)
         if requireAgreement, results.replays.contains(where: { !$0.agrees }) {
             let differing = results.replays.filter { !$0.agrees }.map { "\($0.trace): \($0.exact.differingRequests) of \($0.requests)" }

@@ -46,6 +46,9 @@ struct SimulateCommand: ParsableCommand {
             }
             matrix.observedOrder = order
         }
+        if matrix.device != nil, let plain = inputs.first(where: { if case .plain = $0 { true } else { false } }) {
+            throw ValidationError("--device counts decoded images, which a recorded trace has and \(plain.name), a plain trace, does not")
+        }
         try sharding.check(traceNames: inputs.map(\.name), units: matrix.unitCount(inputs), unitName: "(trace, key strategy, memory size) groups")
         matrix.shard = sharding.shard
         if libcachesim {
@@ -66,6 +69,9 @@ struct SimulateCommand: ParsableCommand {
             format: "simulate: %d runs, %.1f M requests in %.2f s (%.1f M requests/s over all cores, bounds included)\n",
             results.simulations.count, Double(requests) / 1e6, seconds, Double(requests) / 1e6 / max(seconds, 1e-9)).utf8))
         output.show("simulate", ReportTables.simulations(results.simulations))
+        if let device = matrix.device {
+            output.show("on \(device)", ReportTables.devices(results.simulations))
+        }
         sharding.record(in: &results)
         try output.finish(results)
     }
@@ -184,12 +190,15 @@ struct MemwarnCommand: ParsableCommand {
     @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
     @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
     @Option(help: "Disk size, or none.") var disk = "150MB"
+    @Option(help: ArgumentHelp("The phone the app runs on (DEVICES.md): its own warnings join the sources'.", valueName: "none|class|limit=…"))
+    var device = "none"
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         try output.claim(inputs: workloads.inputPaths)
         let loaded = try workloads.load()
         var matrix = SimulationMatrix()
+        matrix.device = try DeviceParsing.parse(device)
         matrix.policies = try CacheOptions.policies(policy)
         matrix.memorySizes = [try CacheOptions.size(memory)]
         matrix.diskSizes = [try CacheOptions.diskSize(disk)]
@@ -198,7 +207,7 @@ struct MemwarnCommand: ParsableCommand {
         results.memoryWarnings = WarningComparison.run(
             loaded, sources: try CacheOptions.list(warnings).map(CacheOptions.warningSource),
             reactions: try CacheOptions.list(reaction).map(CacheOptions.reaction), configuration: matrix)
-        output.show("memory warnings", ReportTables.warnings(results.memoryWarnings))
+        output.show("memory warnings" + (matrix.device.map { " (and its own, on \($0))" } ?? ""), ReportTables.warnings(results.memoryWarnings))
         try output.finish(results)
     }
 }

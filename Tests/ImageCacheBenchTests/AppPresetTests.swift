@@ -65,8 +65,34 @@ struct AppPresetTests {
             #expect(shipped.peakMemoryBytes > fixed.peakMemoryBytes, "\(trace)")
             #expect(fixed.peakMemoryBytes <= 100 << 20)
         }
-        // Picterest's originals decode to tens of megabytes each: gigabytes held.
-        #expect(try #require(Self.row("picterest", "picterest-as-shipped")).peakMemoryBytes > 5_000_000_000)
+        // Picterest's originals decode to tens of megabytes each: on the phone, a gigabyte held before it is warned.
+        #expect(try #require(Self.row("picterest", "picterest-as-shipped")).peakMemoryBytes > 1_000_000_000)
+    }
+
+    @Test("on a phone, Picterest's unbounded cache of whole originals is warned, then ended; the fixed pipeline is not")
+    func picterestOnAPhone() throws {
+        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("picterest.jsonl.gz").path)
+        func run(_ preset: AppPreset, on device: DeviceModel?) -> SimulationResult {
+            var configuration = preset.configuration
+            configuration.device = device
+            return CacheSimulator.run(preset.trace(of: workload), configuration)
+        }
+        let small = try #require(DeviceModel.named("iphone-1gb"))
+        // A phone with memory to spare: gigabytes held, and more hits than the fixed pipeline's bounded memory keeps.
+        let spare = run(.picterest, on: nil)
+        #expect(spare.peakMemoryCost > 5_000_000_000 && spare.device == nil)
+        // The apps' phone warns it every few screens and its NSCache empties itself each time.
+        let warned = run(.picterest, on: .appsDefault)
+        #expect(warned.warnings.count > 1_000 && warned.peakMemoryCost < DeviceModel.appsDefault.limitBytes)
+        #expect(warned.combinedHitRatio < spare.combinedHitRatio / 2)
+        // A 1 GB phone ends it in every launch, with nearly no hits; the fixed pipeline runs untouched on both.
+        let ended = try #require(run(.picterest, on: small).device)
+        #expect(ended.processEnds > 100 && ended.interruptedSessions == ended.sessions && ended.sessions > 1)
+        for device in [DeviceModel.appsDefault, small] {
+            let fixed = run(.fixed, on: device)
+            #expect(fixed.device?.processEnds == 0 && fixed.warnings.count == 0, "\(device.name)")
+            #expect(fixed.combinedHitRatio > warned.combinedHitRatio + 0.2, "\(device.name)")
+        }
     }
 
     @Test("Headlines: no memory cache and PNG files; Vanilladin: no disk, so relaunches download again")
@@ -108,7 +134,9 @@ struct AppPresetTests {
         results.apps = Self.rows
         results.deriveFigures()
         #expect(Set(results.figures.map(\.id)).count == results.figures.count)
-        #expect(results.figures.count == Self.rows.count * 8)
+        // Eight per run, and four of the phone's (process ends, interrupted sessions, lost requests, peak footprint).
+        #expect(results.figures.count == Self.rows.count * 12)
+        #expect(Self.rows.allSatisfy { $0.device == DeviceModel.appsDefault.name })
         #expect(results.figures.contains { $0.id == "apps/mymarket.jsonl.gz/mymarket-as-shipped/fix-coalescer/unansweredRequests" && $0.value == 0 })
     }
 }

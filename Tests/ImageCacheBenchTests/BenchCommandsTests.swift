@@ -393,3 +393,63 @@ struct LiveCommandsTests {
         }
     }
 }
+
+@Suite("imagecache-bench on a phone: --device")
+struct DeviceCommandsTests {
+    @Test("--device takes a class, a class with changes, a phone of one's own, or none; nonsense is refused saying why")
+    func parsing() throws {
+        #expect(try DeviceParsing.parse("none") == nil)
+        let named = try #require(try DeviceParsing.parse("iphone-3gb"))
+        #expect(named == DeviceModel.appsDefault && named.limitBytes == 1_392 << 20)
+        let changed = try #require(try DeviceParsing.parse("iphone-3gb,baseline=120MiB"))
+        #expect(changed.baselineBytes == 120 << 20 && changed.limitBytes == named.limitBytes && changed.warningBytes == named.warningBytes)
+        #expect(changed.name == "iphone-3gb-custom")
+        let own = try #require(try DeviceParsing.parse("limit=100MB,baseline=10MB,warning=50%,critical=90MB"))
+        #expect(own.limitBytes == 100_000_000 && own.warningBytes == 50_000_000 && own.criticalBytes == 90_000_000)
+        for (text, reason) in [
+            ("iphone-9gb", "no device class"), ("baseline=10MB", "needs limit="), ("limit=50%", "a size, not a share"),
+            ("limit=100MB,baseline=90MB", "must rise"), ("iphone-3gb,color=red", "unknown setting"), ("limit=100", "no unit"),
+        ] {
+            #expect(throws: DeviceParsing.ParseError.self) { try DeviceParsing.parse(text) }
+            do { _ = try DeviceParsing.parse(text) } catch { #expect(error.description.contains(reason), "\(error)") }
+        }
+    }
+
+    @Test("on a small phone, replay ends the live pipeline at the requests where the simulator ends the app")
+    func replayEndsWhereTheSimulatorDoes() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let output = try await BenchProcess.run([
+            "replay", trace, "--store", store, "--json", "--no-files", "--concurrency", "1", "--reaction", "ignore",
+            "--device", "limit=35MB,baseline=30MB,warning=32MB,critical=34MB", "--require-agreement",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(try BenchCommandsTests.json(output).replays.first)
+        let device = try #require(report.device)
+        #expect(device.liveProcessEnds > 0 && device.liveProcessEnds == device.simulated.processEnds)
+        #expect(device.simulated.lostRequests == device.liveProcessEnds)
+        #expect(report.comparison.differences.isEmpty, "\(report.comparison.differences)")
+        #expect(report.exact.differingRequests == 0)
+        // More in flight would make live count images being decoded the trace does not know of.
+        let refused = try await BenchProcess.run(["replay", trace, "--device", "iphone-1gb", "--no-files"])
+        #expect(refused.status == 2 && refused.stderr.contains("--concurrency 1"), "\(refused.stderr)")
+    }
+
+    @Test("recommend never proposes a memory size at which the phone ends the app")
+    func recommendStaysUnderTheLimit() async throws {
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let roomy = try await BenchProcess.run(["recommend", trace, "--memory-budget", "64MB", "--json", "--no-files"])
+        let small = try await BenchProcess.run([
+            "recommend", trace, "--memory-budget", "64MB", "--json", "--no-files", "--device", "limit=33MB,baseline=30MB,warning=31MB,critical=32MB",
+        ])
+        #expect(roomy.status == 0 && small.status == 0, "\(roomy.stderr) \(small.stderr)")
+        let free = try #require(try BenchCommandsTests.json(roomy).recommendation)
+        let bounded = try #require(try BenchCommandsTests.json(small).recommendation)
+        let ended = try #require(bounded.endedSizes)
+        #expect(!ended.isEmpty && ended.allSatisfy { $0 > bounded.memoryBytes })
+        #expect(!bounded.memoryCurve.contains { ended.contains($0.bytes) })
+        #expect(bounded.memoryBytes < free.memoryBytes)
+        #expect(bounded.reasons.first { $0.setting == "memory" }?.because.contains("custom ends the app") == true)
+    }
+}

@@ -33,6 +33,16 @@ public struct AppComparisonRow: Codable, Sendable, Equatable {
     public var meanRecoverySeconds: Double
     /// Entries a warning dropped that were downloaded again.
     public var warningRefetches: Int
+    /// The phone it ran on (nil for none) and what the phone did: times it ended the app, per
+    /// hour of use, the sessions it ended at least once of all sessions, the requests in flight
+    /// then, and the highest footprint (the app's own, decoded images held and being decoded).
+    public var device: String?
+    public var processEnds: Int
+    public var processEndsPerHour: Double
+    public var interruptedSessions: Int
+    public var sessions: Int
+    public var lostRequests: Int
+    public var peakFootprintBytes: Int
 
     init(trace: String, app: String, preset: String, fixedDefect: String?, _ result: SimulationResult) {
         self.trace = trace
@@ -55,6 +65,13 @@ public struct AppComparisonRow: Codable, Sendable, Equatable {
         recoveredWarnings = result.warnings.recovered
         meanRecoverySeconds = result.warnings.meanRecoverySeconds
         warningRefetches = result.warnings.refetches
+        device = result.device?.device.name
+        processEnds = result.device?.processEnds ?? 0
+        processEndsPerHour = result.device?.processEndsPerHour ?? 0
+        interruptedSessions = result.device?.interruptedSessions ?? 0
+        sessions = result.device?.sessions ?? 0
+        lostRequests = result.device?.lostRequests ?? 0
+        peakFootprintBytes = result.device?.peakFootprintBytes ?? 0
     }
 }
 
@@ -63,8 +80,10 @@ public struct AppComparisonRow: Codable, Sendable, Equatable {
 public enum AppComparison {
     /// Rows per workload: each as-shipped preset, then it with each defect
     /// fixed, then the fixed pipeline. A workload of no known app (the mix)
-    /// gives none.
-    public static func run(_ workloads: [RecordedWorkload], progress: ProgressLine = ProgressLine()) -> [AppComparisonRow] {
+    /// gives none. On `device` (by default the phones of the apps' years) unless it is nil.
+    public static func run(
+        _ workloads: [RecordedWorkload], device: DeviceModel? = .appsDefault, progress: ProgressLine = ProgressLine()
+    ) -> [AppComparisonRow] {
         struct Cell: Sendable {
             let workload: Int
             let preset: AppPreset
@@ -95,7 +114,9 @@ public enum AppComparison {
         return ParallelMap.run(cells, progress: progress, label: "apps") { cell in
             let workload = workloads[cell.workload]
             let trace = traces[Keyed(workload: cell.workload, shape: cell.preset.traceShape)]!
-            let result = CacheSimulator.run(trace, cell.preset.configuration)
+            var configuration = cell.preset.configuration
+            configuration.device = device
+            let result = CacheSimulator.run(trace, configuration)
             return AppComparisonRow(
                 trace: workload.name, app: workload.header.app, preset: cell.label, fixedDefect: cell.defect, result)
         }

@@ -37,6 +37,12 @@ extension BenchResults {
             add(Figure(id + "/duplicateDownloads", Double(row.duplicateDownloads), better: .lower))
             add(Figure(id + "/originBytes", Double(row.originBytes), better: .lower))
             add(Figure(id + "/peakMemoryBytes", Double(row.peakMemoryBytes), better: .lower))
+            if row.device != nil {
+                add(Figure(id + "/processEnds", Double(row.processEnds), better: .lower))
+                add(Figure(id + "/interruptedSessions", Double(row.interruptedSessions), better: .lower))
+                add(Figure(id + "/lostRequests", Double(row.lostRequests), better: .lower))
+                add(Figure(id + "/peakFootprintBytes", Double(row.peakFootprintBytes), better: .lower))
+            }
         }
         for report in replays {
             let id = "replay/\(report.trace)"

@@ -96,6 +96,9 @@ public enum LiveReplay {
         let current: SharedLocked<ImagePipeline?>
         var device = 0
         var totals = ImagePipeline.Statistics()
+        /// The app's footprint on `options.device`, and the times it ended the app.
+        var footprint: DeviceFootprint?
+        var processEnds = 0
         /// When the first request went out: after the origin has its pictures ready, so neither
         /// requests per second nor a paced schedule counts the preparation.
         var start = ContinuousClock.now
@@ -133,6 +136,7 @@ public enum LiveReplay {
                 options, memoryBytes, diskBytes, directory: scratch + "/device-0", fetcher: fetcher, recorder: recorder)
             current = SharedLocked(Optional(first))
             pipeline = first
+            footprint = options.device.map(DeviceFootprint.init)
         }
 
         static func makePipeline(
@@ -175,9 +179,13 @@ public enum LiveReplay {
                 }
                 let launch = index..<max(index, endOfLaunch)
                 guard let current = pipeline else { break }
-                await replayLaunch(launch, on: current)
+                if footprint != nil {
+                    try await replayLaunchOnDevice(launch)
+                } else {
+                    await replayLaunch(launch, on: current)
+                }
                 index = launch.upperBound
-                totals.add(current.statistics)
+                if let pipeline { totals.add(pipeline.statistics) }
                 if index >= workload.requests.count, nextEvent >= workload.events.count { break }
             }
             sampler.cancel()
@@ -202,18 +210,59 @@ public enum LiveReplay {
                         _ = try? await slots.withAllPermits { applyEvents(before: position, to: current) }
                     }
                     try? await slots.acquire()
-                    let imageRequest = ImageRequest(
-                        url: workload.urls[Int(request.url)], fetchURL: fetchURL(request, position),
-                        box: workload.boxes[Int(request.box)], priority: request.priority, id: position)
-                    let cancel: Cancel? = request.cancelledAfter.map {
-                        options.cancellations == .recorded ? .atDownload(position, fetcher) : .after(cancelDelay($0))
-                    }
+                    let imageRequest = imageRequest(position), cancel = cancel(position)
                     group.addTask {
-                        await Self.load(imageRequest, position: position, on: current, cancel: cancel, into: measurements)
+                        _ = await Self.load(imageRequest, position: position, on: current, cancel: cancel, into: measurements)
                         slots.release()
                     }
                     if position % 256 == 0 { progress.update("replay: \(position)/\(workload.requests.count) requests") }
                 }
+            }
+        }
+
+        /// One launch's requests one at a time on `options.device`: after each decoded image the
+        /// footprint account (`DeviceFootprint`, the simulator's) says whether the system warns the
+        /// pipeline or ends it; an ended pipeline's request is lost and a new one starts on the same disk.
+        private func replayLaunchOnDevice(_ launch: Range<Int>) async throws {
+            for position in launch {
+                await wait(for: workload.requests[position])
+                guard var current = pipeline, var footprint else { return }
+                if hasEvents(before: position) { applyEvents(before: position, to: current) }
+                let held = current.memoryCache.totalCost
+                let decoded = await Self.load(
+                    imageRequest(position), position: position, on: current, cancel: cancel(position), into: measurements)
+                guard let decoded else { continue }
+                switch footprint.decoded(held: held, decoding: decoded) {
+                case .none: break
+                case .warn(let level):
+                    recorder.device(level == .critical ? .critical : .warning, request: position)
+                    current.respond(to: options.reaction.policy.reaction(to: level))
+                    if options.policy.emptiesUnderSystemPressure { current.respond(to: .purgeAll) }
+                case .end:
+                    recorder.device(.end, request: position)
+                    measurements.withLock { $0.answers[position] = .lost }
+                    processEnds += 1
+                    totals.add(current.statistics)
+                    try replacePipeline()
+                    current = pipeline!
+                    footprint.restarted()
+                }
+                footprint.settled(held: current.memoryCache.totalCost)
+                self.footprint = footprint
+                if position % 256 == 0 { progress.update("replay: \(position)/\(workload.requests.count) requests") }
+            }
+        }
+
+        private func imageRequest(_ position: Int) -> ImageRequest {
+            let request = workload.requests[position]
+            return ImageRequest(
+                url: workload.urls[Int(request.url)], fetchURL: fetchURL(request, position),
+                box: workload.boxes[Int(request.box)], priority: request.priority, id: position)
+        }
+
+        private func cancel(_ position: Int) -> Cancel? {
+            workload.requests[position].cancelledAfter.map {
+                options.cancellations == .recorded ? .atDownload(position, fetcher) : .after(cancelDelay($0))
             }
         }
 
@@ -266,10 +315,11 @@ public enum LiveReplay {
             case after(Duration)
         }
 
+        /// Loads one request and books its answer; returns the bytes of the image it decoded (from disk or the origin).
         private static func load(
             _ request: ImageRequest, position: Int, on pipeline: ImagePipeline, cancel: Cancel?,
             into measurements: SharedLocked<Measurements>
-        ) async {
+        ) async -> Int? {
             let started = ContinuousClock.now
             let outcome: Result<ImageResponse, any Error>
             switch cancel {
@@ -320,6 +370,8 @@ public enum LiveReplay {
                     books.answers[position] = .offline
                 }
             }
+            guard case .success(let response) = outcome, response.source == .disk || response.source == .network else { return nil }
+            return response.cost
         }
 
         /// Relaunches and new devices, between launches.
@@ -327,8 +379,10 @@ public enum LiveReplay {
             switch kind {
             case .relaunch:
                 try replacePipeline()
+                footprint?.restarted()
             case .newSession:
                 guard totals.requests > 0 || (pipeline?.statistics.requests ?? 0) > 0 else { return }
+                footprint?.restarted()
                 closePipeline()
                 try? FileManager.default.removeItem(atPath: scratch + "/device-\(device)")
                 device += 1
@@ -369,7 +423,7 @@ public enum LiveReplay {
             let configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: memoryBytes), policy: options.policy, pressure: options.reaction.policy,
                 disk: diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) }, inFlight: options.concurrency,
-                stripes: options.stripes)
+                stripes: options.stripes, device: options.device)
             let trace = workload.simulationTrace(strategy: options.keyStrategy)
             let answered = CacheSimulator.answers(trace, configuration)
             let observed = recorder.order
@@ -412,7 +466,8 @@ public enum LiveReplay {
                     liveSharedDownloads: max(totals.networkLoads - (fetched.succeeded - fetcherBefore.succeeded), 0),
                     simulatedSharedDownloads: answered.sharedDownloads,
                     differences: differences(from: answered.answers)),
-                memoryOverTime: samples)
+                memoryOverTime: samples,
+                device: simulated.device.map { .init(liveProcessEnds: processEnds, simulated: $0) })
         }
     }
 }

@@ -37,6 +37,10 @@ public struct LiveReplayOptions: Sendable {
     public var longestGap = Duration.seconds(2)
     /// Where to write the order the pipeline took its decisions in (`ObservedOrderFile`), if anywhere.
     public var observedOrderPath: String?
+    /// The phone the app runs on: the replay keeps the simulator's footprint account
+    /// (`DeviceFootprint`), warns the pipeline and ends it where the model says. One request
+    /// at a time: with more in flight, the images being decoded would be live's to count.
+    public var device: DeviceModel?
 
     public init() {}
 
@@ -54,7 +58,7 @@ public struct LiveReplayOptions: Sendable {
     var describe: String {
         "\(policy)\(stripes.count > 1 ? " \(stripes) stripes" : "") memory \(memory) disk \(disk.map { "\($0) \(diskPolicy.rawValue)" } ?? "none") keys \(keyStrategy) warnings \(reaction)"
             + " speed \(speed == 0 ? "max" : "\(speed)x") concurrency \(concurrency)"
-            + " cancels \(cancellations.rawValue) disk sync \(diskSync.rawValue)" + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
+            + " cancels \(cancellations.rawValue) disk sync \(diskSync.rawValue)" + (device.map { " device \($0.name)" } ?? "") + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
     }
 }
 

@@ -1,3 +1,4 @@
+import CacheSimulation
 import Histogram
 
 /// Latency of one kind of answer, in milliseconds.
@@ -57,6 +58,13 @@ public struct LiveReplayReport: Codable, Sendable {
     public var comparison: Comparison
     /// Memory and resident size over the run.
     public var memoryOverTime: [MemorySample]
+    /// Under a device model: the times live and the simulator (in trace order) ended the app, and the simulator's account.
+    public var device: DeviceCheck?
+
+    public struct DeviceCheck: Codable, Sendable {
+        public var liveProcessEnds: Int
+        public var simulated: DeviceOutcome
+    }
 
     /// Whether the simulator, in the observed order, answered every request as live did.
     public var agrees: Bool { exact.differingRequests == 0 }

@@ -15,5 +15,10 @@ final class ObservedOrderRecorder: DecisionRecorder {
         log.withLock { $0.append(.event(Int32(index))) }
     }
 
+    /// The device model warned the app, or ended it, at this request.
+    func device(_ step: ObservedOrder.DeviceStep, request: Int) {
+        log.withLock { $0.append(.device(step, request: Int32(request))) }
+    }
+
     var order: ObservedOrder { log.withLock { $0 } }
 }

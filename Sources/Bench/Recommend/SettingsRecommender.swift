@@ -9,6 +9,10 @@ public struct Recommendation: Codable, Sendable {
     public var requests: Int
     public var memoryBudgetBytes: Int
     public var diskBudgetBytes: Int?
+    /// The phone the settings were measured on; nil for none.
+    public var device: DeviceModel?
+    /// Memory sizes of the curve past which the device ended the app: never recommended.
+    public var endedSizes: [Int]?
     /// The knee of the memory curve: the smallest size whose doubling gains less than
     /// `kneeGain` of requests in hits, or the budget when the curve still climbs there.
     public var memoryBytes: Int
@@ -45,6 +49,8 @@ public struct Recommendation: Codable, Sendable {
         public var wrongImages: Int
         /// Entries dropped by warnings and downloaded again (warning reactions only).
         public var refetches: Int
+        /// Times the device model ended the app; nil without one.
+        public var processEnds: Int?
     }
 
     public struct Reason: Codable, Sendable, Equatable {
@@ -77,7 +83,8 @@ public enum SettingsRecommender {
     public static let minimumRepeatRequests = 20
 
     public static func recommend(
-        _ workloads: [RecordedWorkload], memoryBudget: Int, diskBudget: Int?, progress: ProgressLine = ProgressLine()
+        _ workloads: [RecordedWorkload], memoryBudget: Int, diskBudget: Int?, device: DeviceModel? = nil,
+        progress: ProgressLine = ProgressLine()
     ) throws(RecommendationError) -> Recommendation {
         let requests = workloads.reduce(0) { $0 + $1.requests.count }
         let repeats = repeatRequests(workloads)
@@ -122,17 +129,28 @@ public enum SettingsRecommender {
                 let hits = runs.reduce(0.0) { $0 + (configurations[c].configuration.disk == nil ? $1.hits : $1.hits + Double($1.diskHits)) }
                 return Recommendation.Candidate(
                     name: configurations[c].name, hitRatio: requests == 0 ? 0 : hits / Double(requests),
-                    wrongImages: runs.reduce(0) { $0 + $1.wrongImages }, refetches: runs.reduce(0) { $0 + $1.warnings.refetches })
+                    wrongImages: runs.reduce(0) { $0 + $1.wrongImages }, refetches: runs.reduce(0) { $0 + $1.warnings.refetches },
+                    processEnds: device == nil ? nil : runs.reduce(0) { $0 + ($1.device?.processEnds ?? 0) })
             }
         }
         func memoryOnly(_ bytes: Int, _ policy: EvictionPolicyKind = .lru, cap: Double = defaultCap) -> SimulationConfiguration {
-            SimulationConfiguration(limits: CacheLimits(costLimit: bytes, maxEntryFraction: cap), policy: policy, warnings: .none)
+            // On a phone, a size is measured as if its warnings came too late to help: one the phone
+            // ends without them is one it ends when they do.
+            SimulationConfiguration(
+                limits: CacheLimits(costLimit: bytes, maxEntryFraction: cap), policy: policy,
+                pressure: device == nil ? .purgeAll : MemoryPressurePolicy(warning: .ignore, critical: .ignore), warnings: .none, device: device)
         }
 
-        // 2. Memory: the knee of the curve up to the budget, on doublings that stop once everything fits.
+        // 2. Memory: the knee of the curve up to the budget, on doublings that stop once everything fits,
+        // among the sizes at which the device never ends the app.
         let memorySizes = sizes(upTo: memoryBudget, footprint: traces.map(\.memoryFootprint).max() ?? 0)
-        let memoryCurve = zip(memorySizes, measure(memorySizes.map { ("\($0)", memoryOnly($0)) }, label: "memory curve"))
-            .map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1.hitRatio) }
+        let measured = zip(memorySizes, measure(memorySizes.map { ("\($0)", memoryOnly($0)) }, label: "memory curve"))
+        let endedSizes = measured.filter { ($0.1.processEnds ?? 0) > 0 }.map(\.0)
+        let memoryCurve = measured.filter { ($0.1.processEnds ?? 0) == 0 }.map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1.hitRatio) }
+        guard !memoryCurve.isEmpty else {
+            throw RecommendationError(reason: "\(device?.name ?? "the device") ends the app at every memory size from \(ByteSize.format(memorySizes[0])): "
+                + "its decoded images alone pass the limit; give a device with more memory, or make the images smaller")
+        }
         let memory = knee(memoryCurve)
 
         // 3. Policy, 4. per-entry cap and 5. warning reaction, each at the knee with the choices before it.
@@ -167,7 +185,8 @@ public enum SettingsRecommender {
         let reuse = reuseIntervals(workloads)
         var recommendation = Recommendation(
             traces: workloads.map(\.name), requests: workloads.reduce(0) { $0 + $1.requests.count },
-            memoryBudgetBytes: memoryBudget, diskBudgetBytes: diskBudget, memoryBytes: memory, memoryCurve: memoryCurve,
+            memoryBudgetBytes: memoryBudget, diskBudgetBytes: diskBudget, device: device,
+            endedSizes: device == nil ? nil : endedSizes, memoryBytes: memory, memoryCurve: memoryCurve,
             keyStrategy: key.name, keyStrategies: keyCandidates, policy: policy.name, policies: policies,
             maxEntryFraction: capFraction, entryCaps: caps, warningReaction: reaction.name, warningReactions: warned,
             diskBytes: disk, diskCurve: diskCurve, reuseIntervalP99Seconds: reuse.p99, longestReuseIntervalSeconds: reuse.longest,
@@ -242,6 +261,9 @@ public enum SettingsRecommender {
         func doubling(_ curve: [Recommendation.CurvePoint], at bytes: Int, budget: Int) -> String {
             guard let index = curve.firstIndex(where: { $0.bytes == bytes }) else { return "" }
             guard index + 1 < curve.count else {
+                if let ended = r.endedSizes?.first(where: { $0 > bytes }) {
+                    return "; at \(ByteSize.format(ended)) \(r.device?.name ?? "the phone") ends the app"
+                }
                 return bytes >= budget ? "; the curve still climbs at the budget of \(ByteSize.format(budget)), which caps it" : "; everything fits at this size"
             }
             let next = curve[index + 1]

@@ -8,15 +8,20 @@ extension ReportTables {
             ("either", .right), ("wrong images", .right), ("stale", .right), ("unanswered", .right), ("duplicate downloads", .right),
             (style == .human ? "origin MB" : "origin bytes", .right), (style == .human ? "peak memory MB" : "peak memory bytes", .right),
             (style == .human ? "peak disk MB" : "peak disk bytes", .right), ("warnings", .right), ("recovered", .right),
-            ("mean recovery s", .right),
+            ("mean recovery s", .right), ("device", .left), ("app ended", .right), ("ended per hour", .right),
+            ("interrupted sessions", .right), ("lost requests", .right), (style == .human ? "peak footprint MB" : "peak footprint bytes", .right),
         ])
         for row in rows {
+            let none = style == .human ? "—" : ""
             table.append([
                 row.trace, row.preset, row.fixedDefect ?? (style == .human ? "—" : ""), percent(row.memoryHitRatio, style),
                 percent(row.diskHitRatio, style), percent(row.hitRatio, style), String(row.wrongImages), String(row.staleImages),
                 String(row.unansweredRequests), String(row.duplicateDownloads), megabytes(row.originBytes, style),
                 megabytes(row.peakMemoryBytes, style), megabytes(row.peakDiskBytes, style), String(row.warnings),
-                String(row.recoveredWarnings), number(row.meanRecoverySeconds, 1, style),
+                String(row.recoveredWarnings), number(row.meanRecoverySeconds, 1, style), row.device ?? none,
+                row.device == nil ? none : String(row.processEnds), row.device == nil ? none : number(row.processEndsPerHour, 1, style),
+                row.device == nil ? none : "\(row.interruptedSessions)/\(row.sessions)", row.device == nil ? none : String(row.lostRequests),
+                row.device == nil ? none : megabytes(row.peakFootprintBytes, style),
             ])
         }
         return table
@@ -31,7 +36,7 @@ extension ReportTables {
             ("trace", .left), ("as shipped", .left), ("change", .left), ("either hit", .right), ("wrong images", .right),
             ("stale", .right), ("unanswered", .right), ("duplicate downloads", .right),
             (style == .human ? "origin MB" : "origin bytes", .right), (style == .human ? "peak memory MB" : "peak memory bytes", .right),
-            (style == .human ? "peak disk MB" : "peak disk bytes", .right),
+            (style == .human ? "peak disk MB" : "peak disk bytes", .right), ("app ended", .right), ("interrupted sessions", .right),
         ])
         for (shipped, single, fixed) in rows.groupedByShippedPreset {
             for (label, other) in [("the fixed pipeline", fixed)] + single.map({ ("fix " + $0.fixedDefect!, $0) }) {
@@ -49,6 +54,7 @@ extension ReportTables {
                     signed(other.unansweredRequests - shipped.unansweredRequests),
                     signed(other.duplicateDownloads - shipped.duplicateDownloads), signedMB(other.originBytes - shipped.originBytes),
                     signedMB(other.peakMemoryBytes - shipped.peakMemoryBytes), signedMB(other.peakDiskBytes - shipped.peakDiskBytes),
+                    signed(other.processEnds - shipped.processEnds), signed(other.interruptedSessions - shipped.interruptedSessions),
                 ])
             }
         }

@@ -155,3 +155,40 @@ public enum ReportTables {
         return table
     }
 }
+
+extension ReportTables {
+    /// What the phone did to each run that had one (`--device`): nothing for runs without.
+    public static func devices(_ rows: [SimulationRow], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("keys", .left), ("policy", .left), ("memory", .right), ("device", .left), ("app ended", .right),
+            ("ended per hour", .right), ("interrupted sessions", .right), ("lost requests", .right), ("its warnings", .right),
+            (style == .human ? "peak footprint MB" : "peak footprint bytes", .right), (style == .human ? "limit MB" : "limit bytes", .right),
+        ])
+        for row in rows {
+            guard let device = row.result.device else { continue }
+            table.append([
+                row.trace, row.keyStrategy, row.policy, size(row.memoryBytes, style), device.device.name, String(device.processEnds),
+                number(device.processEndsPerHour, 1, style), "\(device.interruptedSessions)/\(device.sessions)", String(device.lostRequests),
+                String(device.warnings), megabytes(device.peakFootprintBytes, style), megabytes(device.device.limitBytes, style),
+            ])
+        }
+        return table
+    }
+
+    /// Live and simulated ends of the app, for replays on a phone.
+    public static func replayDevices(_ reports: [LiveReplayReport], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("device", .left), ("app ended live/sim", .right), ("lost requests", .right),
+            ("interrupted sessions", .right), ("its warnings", .right), (style == .human ? "peak footprint MB" : "peak footprint bytes", .right),
+        ])
+        for report in reports {
+            guard let device = report.device else { continue }
+            let simulated = device.simulated
+            table.append([
+                report.trace, simulated.device.name, "\(device.liveProcessEnds)/\(simulated.processEnds)", String(simulated.lostRequests),
+                "\(simulated.interruptedSessions)/\(simulated.sessions)", String(simulated.warnings), megabytes(simulated.peakFootprintBytes, style),
+            ])
+        }
+        return table
+    }
+}

@@ -19,6 +19,8 @@ public struct SimulationMatrix: Sendable {
     public var inFlight = 0
     /// The memory tier's stripes (see `CacheStripes`).
     public var stripes = CacheStripes.single
+    /// The phone the app runs on (recorded traces); nil for none.
+    public var device: DeviceModel?
     /// Run in the order a live replay took its decisions (one recorded trace), instead of
     /// trace order (`CacheSimulator.answers(_:_:observed:)`).
     public var observedOrder: ObservedOrder?
@@ -109,7 +111,7 @@ public struct SimulationMatrix: Sendable {
                 limits: CacheLimits(costLimit: memoryBytes, maxEntryFraction: maxEntryFraction), policy: policies[cell.policy],
                 pressure: reactions[cell.reaction].policy, warnings: warnings,
                 disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations,
-                inFlight: inFlight, stripes: stripes)
+                inFlight: inFlight, stripes: stripes, device: device)
             let start = ContinuousClock.now
             let result = observedOrder.map { CacheSimulator.answers(trace, configuration, observed: $0).result }
                 ?? CacheSimulator.run(trace, configuration)

@@ -30,6 +30,9 @@ public struct SimulationConfiguration: Sendable, Hashable {
     public var coalescing: FetchCoalescing
     /// The memory tier's stripes, split as a striped `MemoryCache` splits its keys.
     public var stripes: CacheStripes
+    /// The phone the app runs on (detailed traces): its footprint brings warnings and ends
+    /// the app past the limit (`DeviceFootprint`); nil for a phone with memory to spare.
+    public var device: DeviceModel?
 
     /// How memory misses for one URL share a download.
     public enum FetchCoalescing: Sendable, Hashable, CustomStringConvertible {
@@ -101,7 +104,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
         limits: CacheLimits, policy: EvictionPolicyKind, timeToLive: Duration? = nil,
         pressure: MemoryPressurePolicy = .purgeAll, warnings: WarningSource = .trace, disk: DiskTier? = nil,
         honoursInvalidations: Bool = true, inFlight: Int = 0, coalescing: FetchCoalescing = .perWaiter,
-        stripes: CacheStripes = .single
+        stripes: CacheStripes = .single, device: DeviceModel? = nil
     ) {
         self.limits = limits
         self.policy = policy
@@ -113,6 +116,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
         self.inFlight = inFlight
         self.coalescing = coalescing
         self.stripes = stripes
+        self.device = device
     }
 
     /// The limits stripe 0's policy is built with (all of them, unstriped).
@@ -140,6 +144,8 @@ public enum CacheSimulator {
         case memory, joined, disk, origin, cancelled, offline
         /// Never answered: the app's coalescer dropped it (`FetchCoalescing.myMarketAsShipped`).
         case unanswered
+        /// Never shown: the system ended the app while it was in flight (`SimulationConfiguration.device`).
+        case lost
     }
 
     /// A run with its answers, request by request.

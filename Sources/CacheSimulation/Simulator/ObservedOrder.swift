@@ -12,6 +12,13 @@ public struct ObservedOrder: Sendable, Hashable {
         case decision(PipelineDecision, request: Int32, bytes: Int = 0)
         /// The trace's event at this index was applied.
         case event(Int32)
+        /// The device model warned the app, or ended it, as this request's image was decoded.
+        case device(DeviceStep, request: Int32)
+    }
+
+    /// What the device did (`DeviceFootprint.Verdict`).
+    public enum DeviceStep: UInt8, Sendable, Hashable {
+        case warning, critical, end
     }
 
     public private(set) var steps: [Step] = []
@@ -50,12 +57,16 @@ extension CacheSimulator {
             var flights = ObservedFlights(trace: trace)
             state.answers = Array(repeating: .unanswered, count: trace.count)
             state.trimsDiskAtOnce = false
+            state.footprint = nil
             for step in order.steps {
                 switch step {
                 case .event(let index):
                     guard Int(index) < trace.events.count, !trace.times.isEmpty else { continue }
                     let event = trace.events[Int(index)]
                     state.apply(event.kind, now: trace.times[min(event.beforeRequest, trace.count - 1)])
+                case .device(let step, let request):
+                    guard request >= 0, Int(request) < trace.count else { continue }
+                    state.observedDevice(step, Int(request))
                 case .decision(.diskTrimmed, _, _):
                     if state.disk != nil { state.trimDisk() }
                 case .decision(let decision, let request, let bytes):
@@ -131,6 +142,7 @@ extension SimulationState {
         let truth = (content: trace.contents[index], source: trace.sources[index])
         switch decision {
         case .memoryLookup:
+            noteSessionRequest(at: now)
             bytesRequested &+= size
             guard memoryTier.lookup(key, now: now) else { return }
             hits &+= 1

@@ -6,14 +6,16 @@ import Workloads
 /// `simulate --observed-order` reads it, so a live run's interleaving can be simulated again
 /// under the same configuration (or checked after a change to the simulator).
 ///
-/// Layout, little-endian: magic `ICBO`, u32 version (1), u64 requests of the replayed trace,
-/// u64 steps; then 16 bytes a step: i32 the request (or the event's index), u8 the decision's
-/// raw value (`PipelineDecision`) or 255 for an event, three zero bytes, u64 the bytes a disk
-/// store took (0 otherwise).
+/// Layout, little-endian: magic `ICBO`, u32 version (2; 1 is read too), u64 requests of the
+/// replayed trace, u64 steps; then 16 bytes a step: i32 the request (or the event's index), u8
+/// the decision's raw value (`PipelineDecision`), 255 for an event or 254 for the device's step,
+/// a byte (the device's step: `ObservedOrder.DeviceStep`, otherwise 0), two zero bytes, u64 the
+/// bytes a disk store took (0 otherwise).
 public enum ObservedOrderFile {
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
     static let magic = Data("ICBO".utf8)
     static let eventKind: UInt8 = 255
+    static let deviceKind: UInt8 = 254
     static let stepSize = 16
 
     public static func write(_ order: ObservedOrder, requests: Int, to path: String) throws(SimulationTraceFile.FileError) {
@@ -34,6 +36,11 @@ public enum ObservedOrderFile {
                 put(index)
                 put(eventKind)
                 put(UInt8(0)); put(UInt16(0))
+                put(UInt64(0))
+            case .device(let step, let request):
+                put(request)
+                put(deviceKind)
+                put(step.rawValue); put(UInt16(0))
                 put(UInt64(0))
             }
         }
@@ -63,7 +70,7 @@ public enum ObservedOrderFile {
     ) -> Result<(order: ObservedOrder, requests: Int), SimulationTraceFile.FileError> {
         Result { () throws(SimulationTraceFile.FileError) in
             let found = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-            guard found == version else { throw .malformed(path: path, reason: "version \(found), this reader knows \(version)") }
+            guard found == version || found == 1 else { throw .malformed(path: path, reason: "version \(found), this reader knows 1 and \(version)") }
             let requests = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
             let count = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
             guard requests >= 0, requests <= Int(Int32.max), count >= 0, count <= (size - 24) / stepSize, size == 24 + count * stepSize else {
@@ -78,6 +85,11 @@ public enum ObservedOrderFile {
                 if kind == eventKind {
                     guard value >= 0 else { throw .malformed(path: path, reason: "step \(index + 1) names event \(value)") }
                     steps.append(.event(value))
+                } else if kind == deviceKind {
+                    guard let step = ObservedOrder.DeviceStep(rawValue: bytes[offset + 5]), value >= 0, Int(value) < requests else {
+                        throw .malformed(path: path, reason: "step \(index + 1) is not a device step on one of \(requests) requests")
+                    }
+                    steps.append(.device(step, request: value))
                 } else if let decision = PipelineDecision(rawValue: kind) {
                     let lowest: Int32 = decision == .diskTrimmed ? -1 : 0
                     guard value >= lowest, Int(value) < requests else {

@@ -35,6 +35,8 @@ public struct SimulationResult: Sendable, Codable, Equatable {
     public var peakDiskBytes = 0
     /// Memory warnings applied.
     public var warnings = WarningOutcome()
+    /// What the device model did (process ends, lost requests, the footprint); nil without one.
+    public var device: DeviceOutcome?
     public var statistics = CacheStatistics()
 
     /// What memory warnings cost.

@@ -50,6 +50,16 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// Whether a store that takes the disk over its limit trims at once; in observed order
     /// the live disk tier's trims, which run a moment later, come as steps of their own.
     var trimsDiskAtOnce = true
+    /// The app's footprint on the configuration's device; in observed order the live replay's
+    /// own accounting decides, and its warnings and ends come as steps of their own.
+    var footprint: DeviceFootprint?
+    /// Costs of the requests in flight (their images being decoded), with `inFlight`.
+    var pendingCost = 0
+    /// Whether the memory tier is an `NSCache`, which empties itself when the system warns.
+    let evictsUnderSystemPressure: Bool
+    /// The session (launch) running: when its first and last requests came, whether the app was ended in it.
+    var session: (first: UInt64, last: UInt64)?
+    var sessionInterrupted = false
 
     /// What a request leaves behind once its image is in hand.
     struct Landing {
@@ -102,6 +112,11 @@ struct SimulationState<Policy: EvictionPolicy> {
         downloadsByOriginal = window > 1 ? Array(repeating: 0, count: trace.diskKeyCount) : []
         myMarket = trace.hasDetails && configuration.coalescing == .myMarketAsShipped ? MyMarketCoalescerModel() : nil
         downloadedBefore = Array(repeating: false, count: trace.contentCount)
+        if trace.hasDetails, let device = configuration.device {
+            footprint = DeviceFootprint(device)
+            result.device = DeviceOutcome(device: device)
+        }
+        evictsUnderSystemPressure = configuration.device != nil && configuration.policy.emptiesUnderSystemPressure
     }
 
     @inline(__always)
@@ -154,6 +169,7 @@ struct SimulationState<Policy: EvictionPolicy> {
     @inline(__always)
     mutating func detailedRequest(_ index: Int, key: Slot, cost: Int, size: Int, now: UInt64) {
         while occupied >= window { landOldest() }
+        noteSessionRequest(at: now)
         bytesRequested &+= size
         let truth = (content: trace.contents[index], source: trace.sources[index])
         if memoryTier.lookup(key, now: now) {
@@ -225,6 +241,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: fate, held: held)
         guard window > 1 else { return land(landing) }
         pending.append(landing)
+        pendingCost += cost
         occupied += 1
         flightsByKey[Int(key)] += 1
     }
@@ -232,6 +249,20 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// Stores the decoded thumbnail where the plan says (the original went to disk with the download).
     @inline(__always)
     mutating func land(_ landing: Landing) {
+        // Its image is decoded beside what memory holds and the other images in flight.
+        let verdict = footprint?.decoded(held: memoryTier.totalCost, decoding: landing.cost &+ pendingCost) ?? .none
+        store(landing)
+        switch verdict {
+        case .none: break
+        case .warn(let level): deviceWarns(level, now: landing.now)
+        case .end: endProcess(losing: landing)
+        }
+        footprint?.settled(held: memoryTier.totalCost)
+    }
+
+    /// What a landing leaves behind, where the plan says.
+    @inline(__always)
+    mutating func store(_ landing: Landing) {
         let index = landing.index, source = landing.source
         let thumbnailKey = trace.diskThumbnailKeys[index]
         let stores = plan.stores(after: source, landing.fate)
@@ -287,6 +318,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         // Its download finished before its decode did.
         while downloadsStart < downloads.count, downloads[downloadsStart].index <= landing.index { landOldestDownload() }
         pendingStart += 1
+        pendingCost -= landing.cost
         occupied -= 1 + landing.joiners
         flightsByKey[Int(landing.key)] -= 1
         land(landing)
@@ -351,15 +383,12 @@ struct SimulationState<Policy: EvictionPolicy> {
         case .pressure(let level):
             if configuration.warnings == .trace { warn(level, now: now) }
         case .relaunch, .newDevice:
-            // A new process: misses from here on are not the warnings' doing.
-            memoryTier.restart()
+            endSession()
+            restartProcess()
             if event == .newDevice {
                 disk?.removeAll()
                 for index in downloadedBefore.indices { downloadedBefore[index] = false }
             }
-            myMarket?.reset()
-            recovering = nil
-            for index in droppedByWarning.indices { droppedByWarning[index] = false }
         case .invalidate(let memory, let diskKeys):
             guard configuration.honoursInvalidations else { return }
             for slot in trace.invalidatedMemoryKeys[memory] { memoryTier.remove(slot) }
@@ -367,11 +396,26 @@ struct SimulationState<Policy: EvictionPolicy> {
         }
     }
 
+    /// A new process: memory starts empty, and misses from here on are not the warnings' doing.
+    mutating func restartProcess() {
+        memoryTier.restart()
+        myMarket?.reset()
+        recovering = nil
+        for index in droppedByWarning.indices { droppedByWarning[index] = false }
+        footprint?.restarted()
+    }
+
     mutating func warn(_ level: MemoryPressureLevel, now: UInt64) {
         let before = memoryTier.totalCost
         result.warnings.count += 1
         memoryTier.respond(to: configuration.pressure.reaction(to: level), now: now) { slot in
             if !droppedByWarning.isEmpty { droppedByWarning[Int(slot)] = true }
+        }
+        if evictsUnderSystemPressure {
+            // Foundation's NSCache empties itself under system pressure, whatever the app does.
+            memoryTier.respond(to: .purgeAll, now: now) { slot in
+                if !droppedByWarning.isEmpty { droppedByWarning[Int(slot)] = true }
+            }
         }
         if memoryTier.totalCost < before, recovering == nil {
             recovering = (now, before - before / 10)
@@ -390,6 +434,8 @@ struct SimulationState<Policy: EvictionPolicy> {
 
     func finish() -> SimulationResult {
         var result = result
+        if let session { Self.count(session, in: &result) }
+        if let footprint { result.device?.peakFootprintBytes = footprint.peakBytes }
         result.requests = trace.count
         result.hits = Double(hits)
         result.byteHits = Double(byteHits)
@@ -398,5 +444,81 @@ struct SimulationState<Policy: EvictionPolicy> {
         result.peakMemoryCost = peakMemoryCost
         result.peakDiskBytes = peakDiskBytes
         return result
+    }
+}
+
+// MARK: The device
+
+extension SimulationState {
+    /// The system warns the app: the configuration's reaction (and an NSCache's own purge).
+    mutating func deviceWarns(_ level: MemoryPressureLevel, now: UInt64) {
+        result.device?.warnings += 1
+        warn(level, now: now)
+    }
+
+    /// The system ends the app as `landing`'s image is decoded: it and every request in flight
+    /// are never shown, downloads in flight store nothing, and the next request starts the app again.
+    mutating func endProcess(losing landing: Landing) {
+        lose(landing)
+        for other in pending[pendingStart...] {
+            lose(other)
+            flightsByKey[Int(other.key)] -= 1
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
+        pendingCost = 0
+        occupied = 0
+        for download in downloads[downloadsStart...] { downloadsByOriginal[Int(trace.diskKeys[download.index])] -= 1 }
+        downloads.removeAll(keepingCapacity: true)
+        downloadsStart = 0
+        endedProcess()
+    }
+
+    /// Counts the app's end and starts it again (a live replay's end, in observed order, comes here directly).
+    mutating func endedProcess() {
+        result.device?.processEnds += 1
+        if !sessionInterrupted {
+            result.device?.interruptedSessions += 1
+            sessionInterrupted = true
+        }
+        restartProcess()
+    }
+
+    /// A request that never reached the screen, with those that joined it. The tiers' counters
+    /// keep what the tiers did for it (a disk read, a download, a join).
+    mutating func lose(_ landing: Landing) {
+        result.device?.lostRequests += 1 + landing.joiners
+        if !answers.isEmpty { answers[landing.index] = .lost }
+    }
+
+    /// A live replay logged the device warning or ending the app at `index`.
+    mutating func observedDevice(_ step: ObservedOrder.DeviceStep, _ index: Int) {
+        switch step {
+        case .warning: deviceWarns(.warning, now: trace.times[index])
+        case .critical: deviceWarns(.critical, now: trace.times[index])
+        case .end:
+            result.device?.lostRequests += 1
+            answers[index] = .lost
+            endedProcess()
+        }
+    }
+
+    @inline(__always)
+    mutating func noteSessionRequest(at now: UInt64) {
+        guard result.device != nil else { return }
+        if session == nil { session = (now, now) } else { session!.last = max(session!.last, now) }
+    }
+
+    static func count(_ session: (first: UInt64, last: UInt64), in result: inout SimulationResult) {
+        result.device?.sessions += 1
+        result.device?.usageSeconds += Double(session.last &- session.first) / 1e9
+    }
+
+    /// A launch the trace records is over.
+    mutating func endSession() {
+        guard let session else { return }
+        Self.count(session, in: &result)
+        self.session = nil
+        sessionInterrupted = false
     }
 }
