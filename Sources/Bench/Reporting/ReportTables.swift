@@ -90,7 +90,7 @@ public enum ReportTables {
             ("trace", .left), ("warnings from", .left), ("reaction", .left), ("warnings", .right), ("hit", .right),
             ("without warnings", .right), ("hit lost", .right), ("disk re-reads", .right), ("refetches", .right),
             (style == .human ? "MB refetched" : "bytes refetched", .right), (style == .human ? "extra MB" : "extra bytes", .right),
-            ("recovered", .right), ("mean recovery s", .right), ("longest s", .right),
+            ("recovered", .right), ("mean recovery s", .right), ("longest s", .right), ("app ended", .right),
         ])
         for row in rows {
             table.append([
@@ -98,6 +98,7 @@ public enum ReportTables {
                 percent(row.baselineHitRatio, style), percent(row.hitRatioLoss, style), String(row.diskRereads), String(row.refetches),
                 megabytes(row.refetchedBytes, style), megabytes(row.extraBytesDownloaded, style), String(row.recovered),
                 number(row.meanRecoverySeconds, 1, style), number(row.longestRecoverySeconds, 1, style),
+                row.processEnds.map(String.init) ?? (style == .human ? "—" : ""),
             ])
         }
         return table

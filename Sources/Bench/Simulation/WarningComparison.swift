@@ -23,6 +23,8 @@ public struct WarningComparisonRow: Codable, Sendable {
     public var recovered: Int
     public var meanRecoverySeconds: Double
     public var longestRecoverySeconds: Double
+    /// On a phone (`--device`): times the system ended the app; nil without one.
+    public var processEnds: Int? = nil
 }
 
 public enum WarningComparison {
@@ -50,7 +52,7 @@ public enum WarningComparison {
                     refetches: warnings.refetches, refetchedBytes: warnings.refetchedBytes, diskRereads: warnings.diskRereads,
                     extraBytesDownloaded: row.result.bytesDownloaded - baseline.bytesDownloaded,
                     recovered: warnings.recovered, meanRecoverySeconds: warnings.meanRecoverySeconds,
-                    longestRecoverySeconds: warnings.longestRecoverySeconds))
+                    longestRecoverySeconds: warnings.longestRecoverySeconds, processEnds: row.result.device?.processEnds))
             }
         }
         return rows
