@@ -189,13 +189,14 @@ struct CacheOptions: ParsableArguments {
     func validate() throws {
         try OptionCheck.count(inFlight, "--in-flight", atLeast: 0, atMost: 10_000)
         try OptionCheck.count(stripes, "--stripes", atLeast: 1, atMost: 256)
-        _ = try matrix()
     }
 
-    func matrix() throws -> SimulationMatrix {
+    /// The matrix these options span; with `objects` (a libCacheSim trace in its object
+    /// mode) memory sizes count objects, written as plain numbers or `100objects`.
+    func matrix(objects: Bool = false) throws -> SimulationMatrix {
         var matrix = SimulationMatrix()
         matrix.policies = try Self.policies(policy)
-        matrix.memorySizes = try Self.list(memory).map(Self.size)
+        matrix.memorySizes = try Self.list(memory).map { objects ? try Self.objectCount($0) : try Self.size($0) }
         matrix.diskSizes = try Self.list(disk).map(Self.diskSize)
         matrix.diskPolicy = try Self.diskPolicy(diskPolicy)
         matrix.strategies = try Self.strategies(keys)
@@ -232,6 +233,18 @@ struct CacheOptions: ParsableArguments {
     }
 
     /// A disk size, or nil for `none` (no disk tier).
+    /// An object count (`100`, `100objects`), or a size or share as for `--memory`; a count is
+    /// held as bytes, each object weighing one.
+    static func objectCount(_ text: String) throws -> ByteSize {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let number = trimmed.hasSuffix("objects") ? String(trimmed.dropLast(7)) : trimmed
+        if let count = Int(number.trimmingCharacters(in: .whitespaces)) {
+            guard count >= 1 else { throw ValidationError("--memory: \(text) objects; give at least 1") }
+            return .bytes(count)
+        }
+        return try size(text)
+    }
+
     static func diskSize(_ text: String) throws -> ByteSize? {
         text.lowercased() == "none" ? nil : try size(text, option: "--disk")
     }

@@ -9,13 +9,13 @@ struct FidelityCommand: ParsableCommand {
         commandName: "fidelity",
         abstract: "How each app dataset's images compare with the real API responses of its service: hosts, queries, collisions of keys made from part of the URL, extensions, original sizes.",
         discussion: """
-            The targets are numbers measured on ../shared/realdata and kept in datasets/fidelity-targets.json with the files \
+            The targets are numbers measured on the services' real API responses and kept in datasets/fidelity-targets.json with the files \
             they come from (the responses themselves are third-party and stay out of the project); --measure DIR measures \
             them again and writes the targets file. A share is judged within 0.05, a size within 20%.
             """)
     @OptionGroup var workloads: WorkloadOptions
     @Option(help: "The targets file.") var targets = "datasets/fidelity-targets.json"
-    @Option(help: "Measure the targets on the API responses under this folder (../shared/realdata) and write them to --targets.")
+    @Option(help: "Measure the targets on the API responses under this folder (NewsAPI, Aladin, Unsplash and open-market JSON files, in any layout) and write them to --targets.")
     var measure: String?
     @OptionGroup var output: OutputOptions
 
@@ -28,7 +28,7 @@ struct FidelityCommand: ParsableCommand {
         }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: targets)) } catch {
-            throw ValidationError("--targets \(targets): cannot read (\(error.localizedDescription)); make it with --measure ../shared/realdata")
+            throw ValidationError("--targets \(targets): cannot read (\(error.localizedDescription)); make it with --measure DIR, a folder of the services' real API responses")
         }
         let loaded = try workloads.load()
         var results = BenchResults(command: commandLine)

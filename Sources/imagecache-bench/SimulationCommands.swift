@@ -28,9 +28,13 @@ struct SimulateCommand: ParsableCommand {
     @OptionGroup var sharding: ShardOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        _ = try cache.matrix(objects: workloads.objects)
+    }
+
     func run() throws {
         try output.claim(inputs: workloads.inputPaths + (observedOrder.map { [$0] } ?? []))
-        var matrix = try cache.matrix()
+        var matrix = try cache.matrix(objects: workloads.objects)
         if observedOrder != nil, libcachesim {
             throw ValidationError("--observed-order runs a recorded trace; --libcachesim's plain requests have no decisions to order")
         }
@@ -65,9 +69,10 @@ struct SimulateCommand: ParsableCommand {
         results.simulations = matrix.run(inputs)
         let seconds = (ContinuousClock.now - start).milliseconds / 1000
         let requests = results.simulations.reduce(0) { $0 + $1.result.requests }
-        FileHandle.standardError.write(Data(String(
-            format: "simulate: %d runs, %.1f M requests in %.2f s (%.1f M requests/s over all cores, bounds included)\n",
-            results.simulations.count, Double(requests) / 1e6, seconds, Double(requests) / 1e6 / max(seconds, 1e-9)).utf8))
+        let summary = String(
+            format: "simulate: %d runs, %.1f M requests in %.2f s (%.1f M requests/s over all cores, ",
+            results.simulations.count, Double(requests) / 1e6, seconds, Double(requests) / 1e6 / max(seconds, 1e-9))
+        FileHandle.standardError.write(Data((summary + (noBounds ? "no offline bounds)\n" : "the offline bounds included)\n")).utf8))
         output.show("simulate", ReportTables.simulations(results.simulations))
         if let device = matrix.device {
             output.show("on \(device)", ReportTables.devices(results.simulations))

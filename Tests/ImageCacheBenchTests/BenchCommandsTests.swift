@@ -99,6 +99,20 @@ struct BenchCommandsTests {
         #expect(result.requests == 8 && result.hits == 5 && result.diskHits == 0)
         let fromFile = try #require(Self.json(viaFile).simulations.first?.result)
         #expect(fromFile.requests == result.requests && fromFile.hits == result.hits && fromFile.originFetches == result.originFetches)
+        #expect(viaFile.stderr.contains("no offline bounds") && !viaFile.stderr.contains("bounds included"), "\(viaFile.stderr)")
+
+        // The same file under another name is recognised by its records; in object mode sizes are counts.
+        let renamed = trace + ".og"
+        defer { try? FileManager.default.removeItem(atPath: renamed) }
+        try FileManager.default.copyItem(atPath: exported, toPath: renamed)
+        for memory in ["2", "2objects"] {
+            let counted = try await BenchProcess.run(["simulate", renamed, "--objects", "--memory", memory, "--json", "--no-files", "--no-bounds"])
+            #expect(counted.status == 0, "\(counted.stderr)")
+            let row = try #require(Self.json(counted).simulations.first)
+            #expect(row.memoryBytes == 2 && row.result.requests == result.requests)
+        }
+        let refused = try await BenchProcess.run(["simulate", renamed, "--memory", "2", "--no-files"])
+        #expect(refused.status == 2 && refused.stderr.contains("no unit"), "\(refused.stderr)")
     }
 
     @Test("keys ranks strategies and names the colliding URLs")

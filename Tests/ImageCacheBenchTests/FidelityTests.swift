@@ -43,7 +43,7 @@ struct FidelityTests {
         #expect(!FidelityTarget(service: .unsplash, statistic: "w", kind: .size, value: 4000, sources: []).accepts(3100))
     }
 
-    @Test("the committed targets are what the real responses measure, naming their files", .enabled(if: FileManager.default.fileExists(atPath: realData)))
+    @Test("the committed targets are what the real responses measure, naming their files", .enabled(if: FileManager.default.fileExists(atPath: realData), "skipped: the real responses are read from ../shared/realdata beside the repository, absent here"))
     func targetsReproduce() throws {
         let committed = try JSONDecoder().decode(
             FidelityTargets.self, from: Data(contentsOf: CraftedTrace.datasets.appendingPathComponent("fidelity-targets.json")))

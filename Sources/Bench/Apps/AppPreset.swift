@@ -2,10 +2,9 @@ import ImagePipeline
 import CacheSimulation
 
 /// One app's image pipeline as a named simulator configuration: the five apps
-/// as they shipped (read from their documents, `../shared/apps.md` and
-/// `seeds/`), and the fixed pipeline beside them. Each as-shipped preset lists
-/// its defects, each with the change that fixes it, so a run can fix one at a
-/// time and say what each cost.
+/// as they shipped (read from their documents: APPS.md), and the fixed pipeline
+/// beside them. Each as-shipped preset lists its defects, each with the change
+/// that fixes it, so a run can fix one at a time and say what each cost.
 ///
 /// Where a document is silent the preset says what it assumes. Two
 /// assumptions hold for all: an `NSCache` the app does not empty itself is

@@ -2,7 +2,7 @@ import Foundation
 import ImagePipeline
 import CacheSimulation
 
-/// My Market's shared `ImageCache` (`../shared/seeds/004`) ported as written,
+/// My Market's shared `ImageCache` (APPS.md) ported as written,
 /// defects and all: the baseline the bench holds the library's coalescer
 /// against, never something to adopt. Its decisions are
 /// `MyMarketCoalescerModel`'s, which the simulator follows too. Defects kept:

@@ -26,9 +26,13 @@ public enum LiveReplay {
             store: options.originStore, latency: latency, connectionsPerHost: max(options.concurrency, 8)
         ) { origin, http in
             let run = try Run(workload: workload, options: options, origin: origin, fetcher: ReplayFetcher(http), scratch: scratch, progress: progress)
-            let images = run.images
+            let images = run.images, started = ContinuousClock.now
             try await origin.prepare(images) { done in
-                if done % 16 == 0 { progress.update("replay: origin images \(done)/\(images.count)") }
+                guard done % 16 == 0, done > 0 else { return }
+                // Only the pictures of the requests replayed; ones already in the store come at once.
+                let seconds = (ContinuousClock.now - started).seconds
+                let left = seconds / Double(done) * Double(images.count - done)
+                progress.update("replay: the origin's pictures \(done)/\(images.count), about \(Int(left.rounded())) s left")
             }
             return try await run.replay()
         }

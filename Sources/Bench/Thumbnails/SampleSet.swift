@@ -18,7 +18,7 @@ public struct SampleImage: Sendable {
 }
 
 extension SampleImage {
-    /// Images shaped like those the five documented apps load (`../shared/apps.md`),
+    /// Images shaped like those the five documented apps load (APPS.md),
     /// each with the box its app draws it in (points at a 3× phone scale).
     public static let appSamples: [SampleImage] = [
         SampleImage(

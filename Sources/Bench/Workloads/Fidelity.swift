@@ -28,8 +28,8 @@ public struct FidelityTarget: Codable, Sendable, Equatable {
     }
 }
 
-/// The targets file (`datasets/fidelity-targets.json`): numbers measured on
-/// `../shared/realdata`, whose responses stay out of the project.
+/// The targets file (`datasets/fidelity-targets.json`): numbers measured on the
+/// services' real API responses, which are third-party and stay out of the project.
 public struct FidelityTargets: Codable, Sendable, Equatable {
     public var command: String
     public var targets: [FidelityTarget]

@@ -43,7 +43,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
         /// another load of the same URL is in flight (Vanilladin's parallel
         /// page loads consult only the `NSCache`).
         case none
-        /// My Market's `ImageCache` as shipped (`../shared/seeds/004`): the
+        /// My Market's `ImageCache` as shipped (APPS.md): the
         /// waiting entry a URL's first load makes is never removed, except by
         /// `cancel(url:)`, and any load that finds it returns without calling
         /// back. So a second caller for a URL in flight is dropped; after

@@ -1,5 +1,5 @@
 /// My Market's coalescing decisions exactly as its `ImageCache` makes them
-/// (`../shared/seeds/004`): the one model the simulator's
+/// (APPS.md, "My Market"): the one model the simulator's
 /// `FetchCoalescing.myMarketAsShipped` and the bench's live port
 /// (`MyMarketImageCache`) both follow. A measured baseline, kept out of
 /// `ImagePipeline` so that nobody adopts it.

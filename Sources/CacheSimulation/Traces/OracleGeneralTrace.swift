@@ -10,9 +10,37 @@ import ImagePipeline
 public enum OracleGeneralTrace {
     static let recordSize = 24
 
-    /// Whether a path names an oracleGeneral trace (libCacheSim's file names end so).
+    /// Whether a file is an oracleGeneral trace: named so (libCacheSim's file names end
+    /// `.oracleGeneral`), or, whatever its name (`.og`, `.bin`), holding whole records whose first
+    /// ones read as requests: times that never go back, sizes above 0, a next access of -1 or later.
     public static func isOracleGeneral(_ path: String) -> Bool {
-        path.hasSuffix(".oracleGeneral") || path.hasSuffix(".oracleGeneral.bin")
+        if path.hasSuffix(".oracleGeneral") || path.hasSuffix(".oracleGeneral.bin") { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size > 0, size % UInt64(recordSize) == 0,
+              (try? handle.seek(toOffset: 0)) != nil, let head = try? handle.read(upToCount: 64 * recordSize) else { return false }
+        return looksLikeRecords(Array(head))
+    }
+
+    static func looksLikeRecords(_ bytes: [UInt8]) -> Bool {
+        let records = bytes.count / recordSize
+        // Another format's magic: gzip (a compressed trace), this project's binary traces and orders.
+        let magic = Array(bytes.prefix(4))
+        guard !magic.starts(with: [0x1F, 0x8B]), magic != Array("ICBT".utf8), magic != Array("ICBO".utf8) else { return false }
+        guard records > 0, !bytes.prefix(records * recordSize).allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20..<0x7F).contains($0) }) else {
+            return false
+        }
+        func load<T: FixedWidthInteger>(_ offset: Int, as: T.Type) -> T {
+            bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
+        }
+        var previous: UInt32 = 0
+        for record in 0..<records {
+            let base = record * recordSize
+            let time = load(base, as: UInt32.self), size = load(base + 12, as: UInt32.self), next = load(base + 16, as: Int64.self)
+            guard time >= previous, size > 0, next >= -1 else { return false }
+            previous = time
+        }
+        return true
     }
 
     /// The trace's requests in order. In `objects` mode every object costs and

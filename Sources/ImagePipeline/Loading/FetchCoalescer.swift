@@ -2,7 +2,7 @@ import Synchronization
 
 /// One in-flight operation per key, shared by every caller that asks for the
 /// key while it runs (the fix for every defect of My Market's hand-rolled
-/// version in `../shared/apps.md`):
+/// version, APPS.md):
 ///
 /// - every waiter hears the result or the error exactly once, not just the newest;
 /// - a waiter that cancels leaves alone; the operation is cancelled only when

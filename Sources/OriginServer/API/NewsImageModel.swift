@@ -1,8 +1,8 @@
 import ImagePipeline
 
 /// Where NewsAPI articles' images come from: outlets in the shares, URL shapes
-/// and picture sizes of the real responses (`../shared/realdata/newsapi`, 206
-/// distinct image URLs; `datasets/fidelity-targets.json` holds the figures).
+/// and picture sizes of the real NewsAPI responses (206 distinct
+/// image URLs; `datasets/fidelity-targets.json` holds the figures).
 ///
 /// Most outlets name each picture uniquely; the collisions a cache key made from
 /// part of the URL meets come from a few shapes: NPR's identity in `?url=` (its

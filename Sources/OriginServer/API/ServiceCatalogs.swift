@@ -2,7 +2,7 @@ import Foundation
 import ImagePipeline
 
 /// The five services' API pages, generated deterministically, with the field
-/// names and paging of the real responses (`../shared/realdata/`), and image
+/// names and paging of the services' real responses, and image
 /// URLs in the shapes that matter for cache keys.
 final class ServiceCatalogs: Sendable {
     let seed: UInt64

@@ -32,8 +32,8 @@ public struct ServicePage: Sendable, Equatable {
     public var hasNext: Bool?
 }
 
-/// Parses the services' JSON the way the apps do, in every shape seen in
-/// `../shared/realdata` (NewsAPI with comment lines, Unsplash lists and
+/// Parses the services' JSON the way the apps do, in every shape their real
+/// responses come in (NewsAPI with comment lines, Unsplash lists and
 /// searches, the open market's snake_case, camelCase and 2021 layouts).
 public enum ServiceResponses {
     public static func parse(_ data: Data, service: Service, file: String) throws(ImportError) -> ServicePage {
