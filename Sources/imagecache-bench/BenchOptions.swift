@@ -295,6 +295,9 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Write no files.")
     var noFiles = false
 
+    @Flag(help: "Print every table to the terminal too (the default run prints its summary; the tables are in the results folder).")
+    var verbose = false
+
     /// Where the files go: given, or a timestamped folder named once per process.
     var directory: String { output ?? Self.defaultDirectory }
     private static let defaultDirectory = ResultsWriter.timestampedDirectory()
@@ -333,13 +336,20 @@ struct OutputOptions: ParsableArguments {
         if results.inputs == nil { results.inputs = InputFile.describe(Self.inputs.withLock { $0 }) }
         if json {
             print(try jsonText(results))
+        } else {
+            let summary = RunSummary.lines(results)
+            if !summary.isEmpty { print((markdown ? "### Summary\n\n```\n" : "== summary\n") + summary.joined(separator: "\n") + (markdown ? "\n```" : "")) }
         }
         guard !noFiles else { return }
         if Self.claimed.withLock({ $0 == nil }) { try claim(inputs: []) }
         guard let folder = Self.claimed.withLock({ $0 }) else { return }
         let (files, notes) = try ResultsWriter.write(results, to: folder)
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
-        if !json { print("results: \(directory)/ (\(files.joined(separator: ", ")))") }
+        if !json {
+            let named = ["report.md", "results.json"].filter(files.contains)
+            let others = files.count - named.count
+            print("results: \(directory)/ (" + (named + (others > 0 ? ["\(others) more: CSVs, charts"] : [])).joined(separator: ", ") + ")")
+        }
     }
 }
 

@@ -31,6 +31,13 @@ struct SuiteCommand: AsyncParsableCommand {
             suite.replay?.originStore = store
         }
         var results = try await suite.run(loaded, command: commandLine)
+        if output.verbose { showTables(results, suite) }
+        sharding.record(in: &results)
+        try output.finish(results)
+    }
+
+    /// Every table, for `--verbose`: without it the terminal shows the summary and the tables are in the files.
+    private func showTables(_ results: BenchResults, _ suite: BenchSuite) {
         // Each dataset's simulations start with the default configuration's row.
         var seen = Set<String>()
         let isDefault = results.simulations.map { seen.insert($0.trace).inserted }
@@ -42,7 +49,5 @@ struct SuiteCommand: AsyncParsableCommand {
         output.show("memory warnings", ReportTables.warnings(results.memoryWarnings))
         output.show("what each app's defects cost (imagecache-bench apps has every run)", ReportTables.appDefects(results.apps ?? []))
         output.show("live replay", ReportTables.replays(results.replays))
-        sharding.record(in: &results)
-        try output.finish(results)
     }
 }

@@ -13,6 +13,10 @@ public enum ResultsWriter {
         return base + "/" + formatter.string(from: Date())
     }
 
+    /// The longest table `report.md` holds inline (characters of Markdown); the report stays
+    /// under the 65,536 characters a GitHub comment takes.
+    public static let inlineLimit = 12_000
+
     /// Writes everything into `folder`, whole (see `ResultsFolder`); returns the files
     /// written and notes (a skipped chart, say).
     @discardableResult
@@ -26,10 +30,17 @@ public enum ResultsWriter {
         files.append(("results.json", json))
 
         var markdown = "# ImageCacheBench results\n\n`\(results.command)` on \(results.machine.cores) cores, \(results.createdAt)\n"
+        let summary = RunSummary.lines(results)
+        if !summary.isEmpty { markdown += "\n## Summary\n\n```\n" + summary.joined(separator: "\n") + "\n```\n" }
+        // Sections folded, and a table too long for a pull-request comment only linked: its CSV has every row.
         func section(_ name: String, _ title: String, _ human: TextTable, _ machine: TextTable) {
             guard !human.rows.isEmpty else { return }
             files.append(("\(name).csv", Data(machine.csv().utf8)))
-            markdown += "\n## \(title)\n\n" + human.markdown() + "\n"
+            let table = human.markdown()
+            let rows = "\(human.rows.count) row\(human.rows.count == 1 ? "" : "s")"
+            markdown += "\n## \(title)\n\n" + (table.count > inlineLimit
+                ? "\(rows) in [\(name).csv](\(name).csv).\n"
+                : "<details><summary>\(rows) (also in [\(name).csv](\(name).csv))</summary>\n\n" + table + "\n</details>\n")
         }
         section("simulations", "Simulations", ReportTables.simulations(results.simulations),
                 ReportTables.simulations(results.simulations, style: .machine))

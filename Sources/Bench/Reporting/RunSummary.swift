@@ -1,0 +1,99 @@
+import CacheSimulation
+import Foundation
+
+/// What a run found, on one screen (at most 100 columns): per dataset the default settings' hit
+/// ratio and the best deployable policy at the same size, per app what its pipeline as shipped
+/// gives against the fixed one and its costliest defect, and the live check's verdict with the
+/// in-flight model's error. The terminal shows it instead of the tables (`--verbose` for those);
+/// `report.md` opens with it.
+public enum RunSummary {
+    /// Policies kept to cross-check other tools' figures, not to deploy: libCacheSim's LIRS and
+    /// W-TinyLFU (LIRS admits no object above 1 % of the cache: images rarely fit), S3-FIFO with
+    /// libCacheSim's move threshold of 2, GDSF with every miss costing 1.
+    public static let referenceVariants: Set<String> = ["lirs", "w-tinylfu-libcachesim", "s3fifo-2", "gdsf-1"]
+
+    public static let width = 100
+
+    public static func lines(_ results: BenchResults) -> [String] {
+        var lines: [String] = []
+        let datasets = datasetLines(results.simulations)
+        if !datasets.isEmpty {
+            lines.append("Hits from either tier, default settings against the best deployable policy at their size:")
+            lines += datasets
+        }
+        let apps = appLines(results.apps ?? [])
+        if !apps.isEmpty {
+            let device = results.apps?.first?.device.map { " on \($0)" } ?? ""
+            lines.append("The apps as shipped against the fixed pipeline\(device) (either tier; costliest defect alone):")
+            lines += apps
+        }
+        for replay in results.replays {
+            let verdict = replay.agrees
+                ? "every request answered as the simulator in observed order answers it"
+                : "NO: \(replay.exact.differingRequests) of \(replay.requests) requests differ from the simulator"
+            lines.append("Live replay of \(replay.trace), \(replay.requests) requests: \(verdict);")
+            lines.append(String(format: "  the in-flight model, which knows only the trace, differs on %.1f%% of them",
+                                Double(replay.modelDifferingRequests) / Double(max(replay.requests, 1)) * 100))
+        }
+        return lines.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 }
+    }
+
+    /// Per dataset: its first row (the run's default settings) and the best deployable policy
+    /// among rows of the same keys and sizes.
+    static func datasetLines(_ rows: [SimulationRow]) -> [String] {
+        var order: [String] = []
+        var byTrace: [String: [SimulationRow]] = [:]
+        for row in rows {
+            if byTrace[row.trace] == nil { order.append(row.trace) }
+            byTrace[row.trace, default: []].append(row)
+        }
+        let nameWidth = min(order.map(\.count).max() ?? 0, 28)
+        return order.compactMap { trace in
+            guard let rows = byTrace[trace], let first = rows.first else { return nil }
+            let peers = rows.filter {
+                $0.keyStrategy == first.keyStrategy && $0.memoryBytes == first.memoryBytes && $0.diskBytes == first.diskBytes
+                    && !referenceVariants.contains($0.policy)
+            }
+            var line = "  " + pad(trace, nameWidth) + "  \(first.policy) " + percent(first.result.combinedHitRatio)
+                + " at " + ByteSize.format(first.memoryBytes)
+            if let best = peers.max(by: { $0.result.combinedHitRatio < $1.result.combinedHitRatio }), best.policy != first.policy,
+               best.result.combinedHitRatio > first.result.combinedHitRatio {
+                line += ";  best \(best.policy) " + percent(best.result.combinedHitRatio)
+                    + String(format: " (%+.1f pt)", (best.result.combinedHitRatio - first.result.combinedHitRatio) * 100)
+            } else if peers.count > 1 {
+                line += ";  no deployable policy does better"
+            }
+            return line
+        }
+    }
+
+    static func appLines(_ rows: [AppComparisonRow]) -> [String] {
+        rows.groupedByShippedPreset.map { shipped, single, fixed in
+            var line = "  " + pad(shipped.preset, 26) + " " + percent(shipped.hitRatio)
+            if let fixed { line += " → fixed " + percent(fixed.hitRatio) }
+            if shipped.processEnds > 0 { line += ", app ended \(shipped.processEnds)×" }
+            if let costliest = costliest(shipped, single) { line += "; " + costliest }
+            return line
+        }
+    }
+
+    /// The defect whose fix alone changes most: wrong images first, then requests never
+    /// answered, then ends of the app, then bytes downloaded.
+    static func costliest(_ shipped: AppComparisonRow, _ single: [AppComparisonRow]) -> String? {
+        func gains(_ row: AppComparisonRow) -> [Int] {
+            [shipped.wrongImages - row.wrongImages, shipped.unansweredRequests - row.unansweredRequests,
+             shipped.processEnds - row.processEnds, shipped.originBytes - row.originBytes]
+        }
+        guard let best = single.max(by: { gains($0).lexicographicallyPrecedes(gains($1)) }), let defect = best.fixedDefect else { return nil }
+        let gain = gains(best)
+        let what = gain[0] > 0 ? "\(gain[0]) wrong images" : gain[1] > 0 ? "\(gain[1]) requests never answered"
+            : gain[2] > 0 ? "\(gain[2]) ends of the app" : gain[3] > 0 ? "\(gain[3] / 1_000_000) MB downloaded" : nil
+        return what.map { "\(defect): \($0)" }
+    }
+
+    private static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
+    }
+}

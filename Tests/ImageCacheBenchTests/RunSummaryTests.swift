@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import Bench
+import CacheSimulation
+
+@Suite("What a run found, first: the summary on one screen and a report that fits a pull request")
+struct RunSummaryTests {
+    /// The apps on every committed dataset, and a policy comparison at the default size with a reference variant.
+    static let results: BenchResults = {
+        var results = BenchResults(command: "test")
+        results.apps = AppPresetTests.rows
+        let workload = try? RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path)
+        var matrix = SimulationMatrix()
+        matrix.policies = [.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .lirs, .wTinyLFULibCacheSim]
+        matrix.memorySizes = [.bytes(2 << 20)]
+        matrix.bounds = false
+        results.simulations = workload.map { matrix.run([$0]) } ?? []
+        return results
+    }()
+
+    @Test("one screen: at most 40 lines of at most 100 columns, figures as results.json holds them")
+    func oneScreen() throws {
+        let lines = RunSummary.lines(Self.results)
+        #expect(!lines.isEmpty && lines.count <= 40 && lines.allSatisfy { $0.count <= RunSummary.width }, "\(lines.joined(separator: "\n"))")
+        for shipped in Self.results.apps! where shipped.fixedDefect == nil && shipped.preset != "fixed" {
+            let line = try #require(lines.first { $0.contains(shipped.preset) }, "\(shipped.preset)")
+            #expect(line.contains(String(format: "%.1f%%", shipped.hitRatio * 100)), "\(line)")
+        }
+        // The dataset's line names its first row and never a reference variant as the best.
+        let dataset = try #require(lines.first { $0.contains("vanilladin-small") })
+        let first = try #require(Self.results.simulations.first)
+        #expect(dataset.contains("\(first.policy) " + String(format: "%.1f%%", first.result.combinedHitRatio * 100)))
+        #expect(!RunSummary.referenceVariants.contains { dataset.contains("best \($0) ") }, "\(dataset)")
+        // ArticleProject's costliest defect is its disk key, by the wrong images it shows.
+        #expect(lines.contains { $0.contains("articleproject-as-shipped") && $0.contains("disk-key: 1547 wrong images") }, "\(lines)")
+    }
+
+    @Test("report.md opens with the summary, folds its tables and links a table too long to inline")
+    func reportFits() throws {
+        var results = Self.results
+        // A policy table as long as the default run's: hundreds of rows.
+        results.simulations = Array(repeating: results.simulations, count: 60).flatMap { $0 }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = try ResultsFolder(claiming: directory, inputs: [])
+        _ = try ResultsWriter.write(results, to: folder)
+        let report = try String(contentsOfFile: directory + "/report.md", encoding: .utf8)
+        #expect(report.count <= 60_000, "\(report.count) characters")
+        let summary = try #require(report.range(of: "## Summary"))
+        #expect(report.range(of: "## Simulations").map { summary.lowerBound < $0.lowerBound } == true)
+        #expect(report.contains("\(results.simulations.count) rows in [simulations.csv](simulations.csv)"))
+        #expect(report.contains("<details><summary>"))
+        let csv = try String(contentsOfFile: directory + "/simulations.csv", encoding: .utf8)
+        #expect(csv.split(separator: "\n").count == results.simulations.count + 1)
+    }
+}
