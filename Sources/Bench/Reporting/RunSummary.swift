@@ -1,4 +1,5 @@
 import CacheSimulation
+import ImagePipeline
 import Foundation
 
 /// What a run found, on one screen (at most 100 columns): per dataset the default settings' hit
@@ -7,10 +8,8 @@ import Foundation
 /// in-flight model's error. The terminal shows it instead of the tables (`--verbose` for those);
 /// `report.md` opens with it.
 public enum RunSummary {
-    /// Policies kept to cross-check other tools' figures, not to deploy: libCacheSim's LIRS and
-    /// W-TinyLFU (LIRS admits no object above 1 % of the cache: images rarely fit), S3-FIFO with
-    /// libCacheSim's move threshold of 2, GDSF with every miss costing 1.
-    public static let referenceVariants: Set<String> = ["lirs", "w-tinylfu-libcachesim", "s3fifo-2", "gdsf-1"]
+    /// The names of the policies kept to cross-check other tools (`EvictionPolicyKind.isReferenceVariant`).
+    public static let referenceVariants = Set(EvictionPolicyKind.allCases.filter(\.isReferenceVariant).map(\.description))
 
     public static let width = 100
 

@@ -7,7 +7,9 @@ import CacheSimulation
 /// reactions, the apps as shipped against the fixed pipeline; then a short
 /// live replay of one dataset.
 public struct BenchSuite: Sendable {
-    public var policies: [EvictionPolicyKind] = EvictionPolicyKind.allCases
+    /// The policies an app would deploy; the reference variants are checked against libCacheSim
+    /// (`scripts/crosscheck-libcachesim`), not set beside them.
+    public var policies: [EvictionPolicyKind] = EvictionPolicyKind.deployable
     public var curvePolicies: [EvictionPolicyKind] = [.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU, .gdsf(missCost: .download)]
     public var memorySizes = ReplayDefaults.comparedMemorySizes
     /// nil: no live replay (its figures are timings, not gated exactly).

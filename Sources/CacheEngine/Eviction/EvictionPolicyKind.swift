@@ -19,6 +19,20 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
         .wTinyLFU, .wTinyLFULibCacheSim, .gdsf(missCost: .download), .gdsf(missCost: .uniform), .arc, .twoQ, .lirs, .nsCache,
     ]
 
+    /// Variants kept to check this package's figures against other tools', not to deploy, each for
+    /// a reason: libCacheSim's LIRS (it admits no object above 1 % of the cache, so few images) and
+    /// W-TinyLFU (its own window and filter, not Caffeine's), S3-FIFO with libCacheSim's move
+    /// threshold of 2, GDSF with every miss costing 1 (libCacheSim's, blind to download sizes).
+    public var isReferenceVariant: Bool {
+        switch self {
+        case .lirs, .wTinyLFULibCacheSim, .s3fifo(moveToMainThreshold: 2), .gdsf(missCost: .uniform): true
+        default: false
+        }
+    }
+
+    /// The policies an app would deploy: every built-in one but the reference variants.
+    public static var deployable: [EvictionPolicyKind] { allCases.filter { !$0.isReferenceVariant } }
+
     /// Parses the names `description` prints ("lru", "s3fifo", "s3fifo-2", "w-tinylfu", "gdsf-1", "2q", …).
     public init?(name: String) {
         guard let kind = Self.allCases.first(where: { $0.description == name.lowercased() }) else {
