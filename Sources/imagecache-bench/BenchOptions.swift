@@ -3,7 +3,6 @@ import Foundation
 import ImagePipeline
 import Bench
 import CacheSimulation
-import Synchronization
 import Workloads
 
 /// The traces a command runs on.
@@ -308,9 +307,9 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// The folder this process claimed for its results.
-    private static let claimed = Mutex<ResultsFolder?>(nil)
+    private static let claimed = Locked<ResultsFolder?>(nil)
     /// What the run reads, recorded with its hashes in the results.
-    private static let inputs = Mutex<[String]>([])
+    private static let inputs = Locked<[String]>([])
 
     /// Claims the results folder before any work (unless --no-files): refused when it is
     /// or holds one of `inputs`, when another run is writing into it, or when it holds

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import HTTPImageLoading
 import ImagePipeline
 import OriginServer
@@ -89,7 +88,7 @@ public enum MyMarketReplay {
 
     /// A completion's first call, awaited.
     final class Callback: Sendable {
-        private let state = Mutex<(value: Bool?, waiter: CheckedContinuation<Bool, Never>?)>((nil, nil))
+        private let state = Locked<(value: Bool?, waiter: CheckedContinuation<Bool, Never>?)>((nil, nil))
 
         func deliver(_ value: Bool) {
             let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in

@@ -1,6 +1,5 @@
 import Foundation
 import ImagePipeline
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +10,7 @@ import Glibc
 /// a temporary file of the same name, removed when the process ends.
 public enum InputSpool {
     /// Folders to remove at exit, and each pipe's copy (a pipe can be read only once).
-    private static let spooled = Mutex<(folders: [String], copies: [String: String])>(([], [:]))
+    private static let spooled = Locked<(folders: [String], copies: [String: String])>(([], [:]))
 
     /// `path` when it is a file (or does not exist, for the reader to report); a
     /// temporary copy when it is a pipe or socket. A device is refused: it never ends.
