@@ -28,9 +28,9 @@ public enum RunSummary {
         }
         for replay in results.replays {
             let verdict = replay.agrees
-                ? "every request answered as the simulator in observed order answers it"
-                : "NO: \(replay.exact.differingRequests) of \(replay.requests) requests differ from the simulator"
-            lines.append("Live replay of \(replay.trace), \(replay.requests) requests: \(verdict);")
+                ? "agrees with the simulator on every request"
+                : "NO: \(replay.exact.differingRequests) requests differ from the simulator"
+            lines.append("Live replay of \(replay.trace) (\(replay.requests) requests): \(verdict);")
             lines.append(String(format: "  the in-flight model, which knows only the trace, differs on %.1f%% of them",
                                 Double(replay.modelDifferingRequests) / Double(max(replay.requests, 1)) * 100))
         }
