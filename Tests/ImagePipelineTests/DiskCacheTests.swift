@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import CacheEngine
 @testable import ImagePipeline
 import PipelineTesting
 
@@ -286,5 +287,11 @@ struct DiskCacheTests {
         #expect(hash(Array("abc".utf8)) == 0x44BC_2CF5_AD77_0999)
         #expect(hash(Array(repeating: UInt8(ascii: "a"), count: 31)) == 0xFE47_067C_DA80_2916)
         #expect(hash((0..<100).map(UInt8.init)) == 0x6AC1_E580_3216_6597)
+        // One value's short path is the hash of its 8 little-endian bytes (libCacheSim's id hash).
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<1_000 {
+            let value = random.next(), seed = random.next() % 3 == 0 ? 0 : random.next()
+            #expect(XXH64.hash(value, seed: seed) == withUnsafeBytes(of: value.littleEndian) { XXH64.hash($0, seed: seed) })
+        }
     }
 }

@@ -68,7 +68,7 @@ struct CountingBloomFilter {
     /// The low 32 bits of two XXH64 hashes of the key, with libCacheSim's seeds.
     @inline(__always)
     private func hashPair(_ key: UInt64) -> (UInt32, UInt32) {
-        (UInt32(truncatingIfNeeded: xxHash64(key, seed: 0x1234_5678)), UInt32(truncatingIfNeeded: xxHash64(key, seed: 0x1234_4321)))
+        (UInt32(truncatingIfNeeded: XXH64.hash(key, seed: 0x1234_5678)), UInt32(truncatingIfNeeded: XXH64.hash(key, seed: 0x1234_4321)))
     }
 
     /// The `index`-th position, `(a + index·b) mod counters` in 32-bit unsigned arithmetic, as in C.

@@ -1,4 +1,5 @@
 import Foundation
+import CacheEngine
 
 /// What a disk entry holds: the downloaded original, or a re-encoded thumbnail.
 public enum DiskEntryKind: UInt8, Sendable, Codable {

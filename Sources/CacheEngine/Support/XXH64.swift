@@ -1,13 +1,14 @@
-/// XXH64 (Yann Collet's xxHash, 64-bit): a fast non-cryptographic checksum,
-/// several GB/s, so verifying every disk read costs little next to the read.
-enum XXH64 {
+/// XXH64 (Yann Collet's xxHash, 64-bit), the one implementation of it here: the disk
+/// tier's checksums (several GB/s, so verifying every read costs little next to the
+/// read) and libCacheSim's hash of an object id (its W-TinyLFU's counting filter).
+package enum XXH64 {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
     private static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
     private static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
 
-    static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let count = bytes.count
         var offset = 0
         var hash: UInt64
@@ -46,6 +47,20 @@ enum XXH64 {
             hash = rotate(hash ^ (UInt64(bytes[offset]) &* prime5), 11) &* prime1
             offset += 1
         }
+        return avalanche(hash)
+    }
+
+    /// The hash of one value's 8 little-endian bytes, as `hash(_:seed:)` gives it, by the
+    /// short path alone (one lane, then the avalanche): what libCacheSim applies to an object id.
+    @inline(__always)
+    package static func hash(_ value: UInt64, seed: UInt64) -> UInt64 {
+        let hash = seed &+ prime5 &+ 8
+        return avalanche(rotate(hash ^ (rotate(value &* prime2, 31) &* prime1), 27) &* prime1 &+ prime4)
+    }
+
+    @inline(__always)
+    private static func avalanche(_ value: UInt64) -> UInt64 {
+        var hash = value
         hash ^= hash >> 33
         hash &*= prime2
         hash ^= hash >> 29
