@@ -11,6 +11,8 @@ struct SuiteCommand: AsyncParsableCommand {
     @Flag(help: "Skip the live replay (CI gates the deterministic figures only).") var noReplay = false
     @Option(parsing: .unconditional, help: "Requests of the live replay.") var replayRequests = 3_000
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
+    @Option(help: "Judge the run's deterministic figures against this baseline results.json, as gate --deterministic-only does: the verdict goes into the summary and report.md, and a regression exits 1.")
+    var baseline: String?
     @OptionGroup var sharding: ShardOptions
     @OptionGroup var output: OutputOptions
 
@@ -33,7 +35,14 @@ struct SuiteCommand: AsyncParsableCommand {
         var results = try await suite.run(loaded, command: commandLine)
         if output.verbose { showTables(results, suite) }
         sharding.record(in: &results)
+        if let baseline {
+            results.deriveFigures()
+            var thresholds = Gate.Thresholds()
+            thresholds.includesTimings = false
+            results.gate = .init(baseline: baseline, try Gate.compare(results, baseline: try Gate.load(baseline), thresholds: thresholds))
+        }
         try output.finish(results)
+        if let gate = results.gate, !gate.regressions.isEmpty { throw ExitCode.failure }
     }
 
     /// Every table, for `--verbose`: without it the terminal shows the summary and the tables are in the files.

@@ -36,6 +36,23 @@ struct RunSummaryTests {
         #expect(lines.contains { $0.contains("articleproject-as-shipped") && $0.contains("disk-key: 1547 wrong images") }, "\(lines)")
     }
 
+    @Test("a run judged against a baseline says so in its summary, naming what regressed")
+    func gateVerdict() throws {
+        var baseline = Self.results
+        baseline.deriveFigures()
+        var current = baseline
+        current.apps![0].hitRatio -= 0.01
+        current.deriveFigures()
+        var thresholds = Gate.Thresholds()
+        thresholds.includesTimings = false
+        current.gate = .init(baseline: "baselines/datasets.json", try Gate.compare(current, baseline: baseline, thresholds: thresholds))
+        let lines = RunSummary.lines(current)
+        let verdict = try #require(lines.firstIndex { $0.hasPrefix("Gate against datasets.json:") })
+        #expect(lines[verdict].contains("1 regressed"), "\(lines[verdict])")
+        #expect(lines[verdict + 1].contains("✗ apps/") && lines[verdict + 1].contains("/hitRatio"), "\(lines[verdict + 1])")
+        #expect(lines.count <= 40)
+    }
+
     @Test("report.md opens with the summary, folds its tables and links a table too long to inline")
     func reportFits() throws {
         var results = Self.results

@@ -32,6 +32,25 @@ public struct BenchResults: Codable, Sendable {
     public var recommendation: Recommendation?
     public var replays: [LiveReplayReport] = []
     public var figures: [Figure] = []
+    /// The run judged against a baseline (`suite --baseline`), when it was.
+    public var gate: GateVerdict?
+
+    /// What `gate` said of this run's deterministic figures against a baseline.
+    public struct GateVerdict: Codable, Sendable, Equatable {
+        public var baseline: String
+        public var compared: Int
+        public var regressions: [String]
+        public var improvements: Int
+        public var new: Int
+
+        public init(baseline: String, _ outcome: Gate.Outcome) {
+            self.baseline = baseline
+            compared = outcome.compared
+            regressions = outcome.regressions.map(\.line)
+            improvements = outcome.improvements.count
+            new = outcome.new.count
+        }
+    }
 
     public struct Machine: Codable, Sendable {
         public var cores: Int

@@ -34,6 +34,13 @@ public enum RunSummary {
             lines.append(String(format: "  the in-flight model, which knows only the trace, differs on %.1f%% of them",
                                 Double(replay.modelDifferingRequests) / Double(max(replay.requests, 1)) * 100))
         }
+        if let gate = results.gate {
+            let name = URL(fileURLWithPath: gate.baseline).lastPathComponent
+            lines.append("Gate against \(name): \(gate.compared) figures, \(gate.regressions.count) regressed, "
+                         + "\(gate.improvements) improved, \(gate.new) new" + (gate.regressions.isEmpty ? "" : ":"))
+            lines += gate.regressions.prefix(8).map { "  ✗ " + $0 }
+            if gate.regressions.count > 8 { lines.append("  … and \(gate.regressions.count - 8) more (imagecache-bench gate prints them all)") }
+        }
         return lines.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 }
     }
 
