@@ -240,8 +240,7 @@ public enum LiveReplay {
                 case .none: break
                 case .warn(let level):
                     recorder.device(level == .critical ? .critical : .warning, request: position)
-                    current.respond(to: options.reaction.policy.reaction(to: level))
-                    if options.policy.emptiesUnderSystemPressure { current.respond(to: .purgeAll) }
+                    current.respond(to: systemReaction(to: level))
                 case .end:
                     recorder.device(.end, request: position)
                     measurements.withLock { $0.answers[position] = .lost }
@@ -411,9 +410,14 @@ public enum LiveReplay {
             pipeline = nil
         }
 
+        /// What the pipeline does when the system warns, as the simulator has it (an NSCache on a phone empties itself).
+        private func systemReaction(to level: MemoryPressureLevel) -> MemoryPressureReaction {
+            options.policy.reaction(to: level, under: options.reaction.policy, onDevice: options.device != nil)
+        }
+
         private func applyWithin(_ kind: RecordedWorkload.Event.Kind, to pipeline: ImagePipeline) {
             switch kind {
-            case .memoryWarning(let level): pipeline.respond(to: options.reaction.policy.reaction(to: level))
+            case .memoryWarning(let level): pipeline.respond(to: systemReaction(to: level))
             case .invalidate(let url): pipeline.invalidate(url: workload.urls[Int(url)])
             case .relaunch, .newSession: break
             }

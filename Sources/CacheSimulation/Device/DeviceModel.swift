@@ -71,4 +71,11 @@ extension EvictionPolicyKind {
     /// Whether the cache empties itself when the system warns, whatever the app's reaction:
     /// Foundation's `NSCache` on iOS does (DEVICES.md). Applies where a device model stands for the system.
     public var emptiesUnderSystemPressure: Bool { self == .nsCache }
+
+    /// What a memory tier of this kind does when the system warns: the app's reaction, or, on a
+    /// phone (`onDevice`), everything for a cache that empties itself. The simulator and the live
+    /// replay both ask this, for the trace's warnings and the phone's alike.
+    public func reaction(to level: MemoryPressureLevel, under pressure: MemoryPressurePolicy, onDevice: Bool) -> MemoryPressureReaction {
+        onDevice && emptiesUnderSystemPressure ? .purgeAll : pressure.reaction(to: level)
+    }
 }

@@ -55,8 +55,6 @@ struct SimulationState<Policy: EvictionPolicy> {
     var footprint: DeviceFootprint?
     /// Costs of the requests in flight (their images being decoded), with `inFlight`.
     var pendingCost = 0
-    /// Whether the memory tier is an `NSCache`, which empties itself when the system warns.
-    let evictsUnderSystemPressure: Bool
     /// The session (launch) running: when its first and last requests came, whether the app was ended in it.
     var session: (first: UInt64, last: UInt64)?
     var sessionInterrupted = false
@@ -116,7 +114,6 @@ struct SimulationState<Policy: EvictionPolicy> {
             footprint = DeviceFootprint(device)
             result.device = DeviceOutcome(device: device)
         }
-        evictsUnderSystemPressure = configuration.device != nil && configuration.policy.emptiesUnderSystemPressure
     }
 
     @inline(__always)
@@ -408,14 +405,9 @@ struct SimulationState<Policy: EvictionPolicy> {
     mutating func warn(_ level: MemoryPressureLevel, now: UInt64) {
         let before = memoryTier.totalCost
         result.warnings.count += 1
-        memoryTier.respond(to: configuration.pressure.reaction(to: level), now: now) { slot in
+        let reaction = configuration.policy.reaction(to: level, under: configuration.pressure, onDevice: configuration.device != nil)
+        memoryTier.respond(to: reaction, now: now) { slot in
             if !droppedByWarning.isEmpty { droppedByWarning[Int(slot)] = true }
-        }
-        if evictsUnderSystemPressure {
-            // Foundation's NSCache empties itself under system pressure, whatever the app does.
-            memoryTier.respond(to: .purgeAll, now: now) { slot in
-                if !droppedByWarning.isEmpty { droppedByWarning[Int(slot)] = true }
-            }
         }
         if memoryTier.totalCost < before, recovering == nil {
             recovering = (now, before - before / 10)
