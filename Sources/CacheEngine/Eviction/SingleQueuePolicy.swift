@@ -1,0 +1,64 @@
+/// The one queue FIFO, LRU, CLOCK and SIEVE keep their entries in: oldest at the front, each
+/// entry with a reference bit. Opaque outside this module: only those policies read or change it.
+public struct SlotQueue {
+    var table = SlotTable()
+    var list = SlotList(id: 1)
+
+    init() {}
+
+    var isEmpty: Bool { list.isEmpty }
+    var front: Slot { list.front }
+
+    @inline(__always)
+    mutating func append(_ slot: Slot, cost: Int) { table.append(slot, cost: cost, to: &list) }
+
+    @inline(__always)
+    mutating func unlink(_ slot: Slot) { table.unlink(slot, from: &list) }
+
+    @inline(__always)
+    mutating func moveToBack(_ slot: Slot) { table.moveToBack(slot, in: &list) }
+
+    @inline(__always)
+    mutating func popFront() -> Slot? { table.popFront(&list) }
+
+    /// Every entry, oldest first.
+    func slotsFrontToBack() -> [Slot] {
+        var slots: [Slot] = []
+        slots.reserveCapacity(list.count)
+        var slot = list.front
+        while slot != SlotTable.none {
+            slots.append(slot)
+            slot = table.after(slot)
+        }
+        return slots
+    }
+}
+
+/// A policy whose entries sit in one `SlotQueue`. The steps such policies share (counts, the
+/// insert that makes room and appends, removal) are written once here, as libCacheSim keeps
+/// them in its base functions; each policy says only what a hit does and which entry leaves.
+public protocol SingleQueuePolicy: EvictionPolicy {
+    var queue: SlotQueue { get set }
+    /// Whether hits set the entry's reference bit (CLOCK, SIEVE): a new entry starts with it clear.
+    static var marksHits: Bool { get }
+}
+
+extension SingleQueuePolicy {
+    public var totalCost: Int { queue.list.cost }
+    public var count: Int { queue.list.count }
+
+    public func contains(_ slot: Slot) -> Bool { queue.table.queue(of: slot) != 0 }
+    public func prefetch(_ slot: Slot) { queue.table.prefetch(slot, counter: Self.marksHits) }
+
+    public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
+        queue.table.reserve(entry.slot)
+        makeRoom(for: entry.cost, evict: evict)
+        if Self.marksHits { queue.table.counter[Int(entry.slot)] = 0 }
+        queue.append(entry.slot, cost: entry.cost)
+        return true
+    }
+
+    public mutating func remove(_ slot: Slot) { queue.unlink(slot) }
+
+    public mutating func removeAll() { queue = SlotQueue() }
+}
