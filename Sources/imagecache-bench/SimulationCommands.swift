@@ -146,7 +146,7 @@ struct SweepCommand: ParsableCommand {
     var memory = MissRatioSweep.defaultFractions.map { ByteSize.fraction($0).description }.joined(separator: ",")
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Estimate the curves from a spatial sample of the keys at this rate (0.01 = 1%): SHARDS for LRU, scaled-down simulation for the other policies and the bounds.",
-        discussion: "For large traces (21–49× faster on 100 M requests at 0.01, mean absolute error over eight draws of keys 0.0017 for LRU, 0.0019 for S3-FIFO, 0.0075 for SIEVE, which scaled-down simulation overestimates: sample SIEVE at 0.1); a sample of fewer than about 10,000 keys gives rough curves (the committed datasets: 0.006–0.08 per policy at 0.1). BENCHMARKS.md has the figures; scripts/sampled-curves measures them."))
+        discussion: "For large traces: many times faster, within a small error for LRU and S3-FIFO; scaled-down SIEVE hits more than the whole cache would, so sample SIEVE at 0.1 or more; a sample of fewer than about 10,000 keys gives rough curves. BENCHMARKS.md has the measured speed-ups and errors; scripts/sampled-curves measures them again."))
     var sample: Double?
     @Option(help: ArgumentHelp(
         "How a sample's hit counts are corrected for the keys it drew: hit-model or shards.",

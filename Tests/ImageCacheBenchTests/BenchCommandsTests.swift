@@ -346,7 +346,7 @@ struct LiveCommandsTests {
             #expect(report.answered + report.cancelled == report.requests)
             #expect(report.originRequests > 0 && report.originBytes > 0)
             #expect(report.agrees)
-            #expect(report.latency["network"]?.count ?? 0 > 0)
+            #expect(report.latency["origin"]?.count ?? 0 > 0)
         }
     }
 
@@ -385,7 +385,7 @@ struct LiveCommandsTests {
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let row = try #require(try BenchCommandsTests.json(simulated).simulations.first)
         #expect(row.inObservedOrder == true)
-        #expect(Int(row.result.hits) == report.memoryHits + report.coalescedWaiters)
+        #expect(Int(row.result.hits) == report.memoryHits + report.joinedWaiters)
         #expect(row.result.diskHits == report.diskHits)
         // Another trace's length is refused, naming the count the order was observed on.
         let cut = try await BenchProcess.run(["simulate", trace, "--requests", "100", "--observed-order", order, "--no-files"])

@@ -18,7 +18,7 @@ struct CoalescingModelTests {
         load(&trace, 0, 0, 0)               // 0: downloads, leaves a waiting entry
         load(&trace, 0, 0, 0)               // 1: in flight (window 2): dropped
         load(&trace, 1, 1, 1)               // 2: another URL
-        trace.appendPressure(.warning)              // purge-all: URL 0 leaves memory
+        trace.appendMemoryWarning(.warning)              // purge-all: URL 0 leaves memory
         load(&trace, 0, 0, 0)               // 3: the entry is still there: dropped
         load(&trace, 1, 1, 1, .cancelled)   // 4: dropped too (the cancel that would clear it never comes for a dropped load)
         trace.appendReset(newDevice: false)         // a relaunch: a new process, an empty table

@@ -11,7 +11,7 @@ struct DeviceModelTests {
     static func trace(_ keys: [Slot], warningsBefore: Set<Int> = []) -> SimulationTrace {
         var trace = DetailedSimulationTests.emptyTrace(keys: (keys.max().map(Int.init) ?? 0) + 1)
         for (index, key) in keys.enumerated() {
-            if warningsBefore.contains(index) { trace.appendPressure(.warning) }
+            if warningsBefore.contains(index) { trace.appendMemoryWarning(.warning) }
             trace.append(key: key, cost: 10, size: 100, time: UInt64(index) * 1_000_000_000,
                          detail: .init(diskKey: key, content: Int32(key), source: Int32(key), outcome: .store))
         }

@@ -45,7 +45,7 @@ struct ObservedOrderTests {
             for try await (index, source) in group { sources[index] = source }
             return sources
         }
-        #expect(sources == [.network, .coalesced, .network])
+        #expect(sources == [.origin, .joined, .origin])
         #expect(log.of(0) == [.memoryLookup, .flight, .download, .downloadEnded, .memoryStored, .flightEnded])
         #expect(log.of(1) == [.memoryLookup, .flight])
         #expect(log.of(2) == [.memoryLookup, .flight, .download, .memoryStored, .flightEnded])

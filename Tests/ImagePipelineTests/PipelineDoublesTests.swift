@@ -33,8 +33,8 @@ struct PipelineDoublesTests {
             return try await group.reduce(into: [ImageResponse.Source]()) { $0.append($1) }
         }
         #expect(fetcher.calls(to: Self.url) == 1)
-        #expect(sources.filter { $0 == .network }.count == 1)
-        #expect(sources.filter { $0 == .coalesced }.count + sources.filter { $0 == .memory }.count == 49)
+        #expect(sources.filter { $0 == .origin }.count == 1)
+        #expect(sources.filter { $0 == .joined }.count + sources.filter { $0 == .memory }.count == 49)
         #expect(pipeline.memoryCache.count == 1)
     }
 
@@ -84,10 +84,10 @@ struct PipelineDoublesTests {
         await fetcher.waitUntilHeld(1)
         pipeline.invalidate(url: Self.url)
         fetcher.openGate()
-        #expect(try await inFlight.value.source == .network)
+        #expect(try await inFlight.value.source == .origin)
         #expect(pipeline.memoryCache.count == 0)
         #expect(pipeline.statistics.staleDiscarded == 1)
-        #expect(try await pipeline.image(for: request()).source == .network)
+        #expect(try await pipeline.image(for: request()).source == .origin)
         #expect(fetcher.calls(to: Self.url) == 2)
         #expect(try await pipeline.image(for: request()).source == .memory)
     }
@@ -115,7 +115,7 @@ struct PipelineDoublesTests {
         let pipeline = try pipeline()
         let view = CountingActor()
         let miss = try await view.load(request(), from: pipeline, times: 1)
-        #expect(miss.sources == [.network])
+        #expect(miss.sources == [.origin])
         #expect(miss.jobs >= 1, "the miss came back to the actor as a job of its own")
         let hits = try await view.load(request(), from: pipeline, times: 20)
         #expect(hits.sources == Array(repeating: .memory, count: 20))
@@ -132,7 +132,7 @@ struct PipelineDoublesTests {
         fetcher.openGate()
         for waiter in waiters { await #expect(throws: FetchError.status(503)) { try await waiter.value } }
         fetcher.set(Self.url, .data(Self.jpeg))
-        #expect(try await pipeline.image(for: request()).source == .network)
+        #expect(try await pipeline.image(for: request()).source == .origin)
         #expect(fetcher.calls(to: Self.url) == 2)
     }
 
@@ -145,7 +145,7 @@ struct PipelineDoublesTests {
         do {
             let first = try pipeline(disk: disk, policy: .thumbnails)
             ended = first.diskCache
-            #expect(try await first.image(for: request()).source == .network)
+            #expect(try await first.image(for: request()).source == .origin)
             #expect(first.diskCache?.count == 1)  // the thumbnail, not the original
         }
         // A relaunch follows the old process's end: the disk lock goes with the disk cache's last

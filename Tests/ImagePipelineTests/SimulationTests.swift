@@ -147,7 +147,7 @@ struct SimulationTests {
         var trace = SimulationTrace.zipf(objects: 50, alpha: 0.5, requests: 0, seed: 1)
         for round in 0..<3 {
             for key in 0..<50 { trace.append(key: Slot(key), cost: 1, size: 1, time: UInt64(round * 50 + key)) }
-            if round == 1 { trace.appendPressure(.warning) }
+            if round == 1 { trace.appendMemoryWarning(.warning) }
         }
         let limits = unitLimits(100)
         let purge = CacheSimulator.run(trace, SimulationConfiguration(limits: limits, policy: .lru, pressure: .purgeAll))

@@ -67,7 +67,7 @@ struct StripedCacheTests {
         #expect(statistics.resident == cache.count && cache.count <= 1_000)
     }
 
-    /// Issue 18: striping for two threads may not move the hit ratio by more than half a
+    /// Striping for two threads may not move the hit ratio by more than half a
     /// point on its benchmark's streams (Zipf 0.8, room for 10,000 entries). SIEVE moves
     /// most, up: each stripe's hand is a small SIEVE, which hits more (+0.35 pt at 4
     /// stripes, +0.68 at 8 on the 4 M-request stream).

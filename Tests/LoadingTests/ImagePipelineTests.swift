@@ -66,7 +66,7 @@ struct ImagePipelineTests {
         let harness = try await Harness.make()
         let request = harness.request(1, 1200, 800, box: 150)
         let first = try await harness.pipeline.image(for: request)
-        #expect(first.source == .network)
+        #expect(first.source == .origin)
         #expect((first.image.width, first.image.height) == (150, 100))
         #expect(first.timings.fetch != nil && first.timings.decode != nil)
         #expect(try await harness.pipeline.image(for: request).source == .memory)
@@ -76,7 +76,7 @@ struct ImagePipelineTests {
         #expect(fromDisk.image.pixels == first.image.pixels)
         #expect(harness.origin.statistics.requests == 1)
         let stats = harness.pipeline.statistics
-        #expect((stats.requests, stats.networkLoads, stats.memoryHits, stats.diskHits) == (3, 1, 1, 1))
+        #expect((stats.requests, stats.originLoads, stats.memoryHits, stats.diskHits) == (3, 1, 1, 1))
         try await harness.close()
     }
 
@@ -105,7 +105,7 @@ struct ImagePipelineTests {
         }
         #expect(sources.count == 100)
         #expect(harness.origin.statistics.requests == 1)
-        #expect(sources.filter { $0 == .network }.count == 1)
+        #expect(sources.filter { $0 == .origin }.count == 1)
         #expect(!sources.contains(.disk))
         try await harness.close()
     }
@@ -195,7 +195,7 @@ struct ImagePipelineTests {
         let harness = try await Harness.make()
         await #expect(throws: FetchError.status(503)) { try await harness.pipeline.image(for: harness.request(7, fault: .unavailable)) }
         let recovered = try await harness.pipeline.image(for: harness.request(7))
-        #expect(recovered.source == .network)
+        #expect(recovered.source == .origin)
         #expect(harness.origin.statistics.requests == 2)
         try await harness.close()
     }
@@ -210,7 +210,7 @@ struct ImagePipelineTests {
         #expect(harness.pipeline.memoryCache.image(for: CacheKeyStrategy(.normalized, includesProcessing: true)
             .key(for: request.url, processing: request.processing)) == nil)
         #expect(harness.pipeline.diskCache?.count == 0)
-        #expect(try await harness.pipeline.image(for: request).source == .network)
+        #expect(try await harness.pipeline.image(for: request).source == .origin)
         #expect(harness.origin.statistics.requests == 2)
         try await harness.close()
     }

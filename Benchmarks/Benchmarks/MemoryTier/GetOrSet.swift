@@ -3,7 +3,7 @@ import CacheSimulation
 import Foundation
 import ImagePipeline
 
-/// Issue 18's comparison, side by side in one run: a get-or-set stream (look up,
+/// Side by side in one run: a get-or-set stream (look up,
 /// insert on a miss) through `MemoryCache` per policy, Foundation's `NSCache`, and a
 /// bare `Dictionary` loop (no lock, no eviction: the ceiling), in thousands of
 /// operations a second over the whole stream. The miss-heavy stream is Zipf(0.8)

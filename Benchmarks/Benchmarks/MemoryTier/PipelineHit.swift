@@ -5,7 +5,7 @@ import ImageSynthesis
 import PipelineTesting
 import Tolerances
 
-/// `ImagePipeline.image(for:)` answering from memory (issue 18: p50 ≤ 300 ns, no
+/// `ImagePipeline.image(for:)` answering from memory (target: p50 ≤ 300 ns, no
 /// allocation): a news thumbnail fetched once through a scripted fetcher, then asked for
 /// 10,000 times per iteration. Nanoseconds a hit, and allocations over the 10,000.
 func pipelineHitBenchmarks() {

@@ -3,7 +3,7 @@ import Foundation
 import Tolerances
 import Workloads
 
-/// Reading JSON Lines traces (issue 18): the five committed app datasets, about 119,000
+/// Reading JSON Lines traces: the five committed app datasets, about 119,000
 /// events, read through `TraceReader` from their `.jsonl.gz` files and from plain
 /// `.jsonl` copies, against the decoder it replaced (`JSONDecoder` on each line) in the
 /// same run. Events a second, in thousands, over all five files.

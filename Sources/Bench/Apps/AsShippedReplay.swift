@@ -29,7 +29,7 @@ public enum AsShippedReplay {
                             switch workload.events[nextEvent].kind {
                             case .memoryWarning: cache.memoryWarning()
                             case .relaunch: cache.relaunch()
-                            case .newSession: try cache.newDevice()
+                            case .newDevice: try cache.newDevice()
                             case .invalidate: break  // no as-shipped app invalidates
                             }
                             nextEvent += 1

@@ -38,7 +38,7 @@ public enum MyMarketReplay {
                             recorder.event(nextEvent)
                             switch workload.events[nextEvent].kind {
                             case .memoryWarning: cache.systemEmptiesCache()
-                            case .relaunch, .newSession: cache = newCache()
+                            case .relaunch, .newDevice: cache = newCache()
                             case .invalidate: break  // the app never invalidates
                             }
                             nextEvent += 1

@@ -118,7 +118,7 @@ public enum LiveReplay {
             var cancelled = 0
             var finished = 0
             /// Per request position, where the live pipeline answered it, in the simulator's terms
-            /// (a coalesced waiter joined; a network answer came from the origin; a failure, an error
+            /// (a waiter joined a flight; an origin answer was downloaded; a failure, an error
             /// shown as nothing, is offline's answer).
             var answers: [CacheSimulator.Answer]
         }
@@ -361,9 +361,9 @@ public enum LiveReplay {
                     if let decode = response.timings.decode { books.decode.record(UInt64(max(decode.seconds * 1e6, 1))) }
                     books.answers[position] = switch response.source {
                     case .memory: .memory
-                    case .coalesced: .joined
+                    case .joined: .joined
                     case .disk: .disk
-                    case .network: .origin
+                    case .origin: .origin
                     }
                 case .failure(is CancellationError):
                     books.cancelled += 1
@@ -373,7 +373,7 @@ public enum LiveReplay {
                     books.answers[position] = .offline
                 }
             }
-            guard case .success(let response) = outcome, response.source == .disk || response.source == .network else { return nil }
+            guard case .success(let response) = outcome, response.source == .disk || response.source == .origin else { return nil }
             return response.cost
         }
 
@@ -383,7 +383,7 @@ public enum LiveReplay {
             case .relaunch:
                 try replacePipeline()
                 footprint?.restarted()
-            case .newSession:
+            case .newDevice:
                 guard totals.requests > 0 || (pipeline?.statistics.requests ?? 0) > 0 else { return }
                 footprint?.restarted()
                 closePipeline()
@@ -419,7 +419,7 @@ public enum LiveReplay {
             switch kind {
             case .memoryWarning(let level): pipeline.respond(to: systemReaction(to: level))
             case .invalidate(let url): pipeline.invalidate(url: workload.urls[Int(url)])
-            case .relaunch, .newSession: break
+            case .relaunch, .newDevice: break
             }
         }
 
@@ -456,11 +456,11 @@ public enum LiveReplay {
                 latency: Dictionary(uniqueKeysWithValues: books.latency.map { ($0.key.rawValue, LatencySummary($0.value)) }),
                 decode: LatencySummary(books.decode),
                 originRequests: origin.requests - originBefore.requests, originBytes: origin.bytesSent - originBefore.bytesSent,
-                coalescedWaiters: totals.coalesced, stoppedTransfers: fetched.cancelled - fetcherBefore.cancelled,
+                joinedWaiters: totals.joined, stoppedTransfers: fetched.cancelled - fetcherBefore.cancelled,
                 peakResidentBytes: ProcessMetrics.peakResidentBytes,
-                memoryHits: totals.memoryHits, diskHits: totals.diskHits, networkLoads: totals.networkLoads,
-                liveHitRatio: Double(totals.memoryHits + totals.coalesced) / Double(max(requests, 1)),
-                liveCombinedHitRatio: Double(totals.memoryHits + totals.coalesced + totals.diskHits) / Double(max(requests, 1)),
+                memoryHits: totals.memoryHits, diskHits: totals.diskHits, originLoads: totals.originLoads,
+                liveHitRatio: Double(totals.memoryHits + totals.joined) / Double(max(requests, 1)),
+                liveCombinedHitRatio: Double(totals.memoryHits + totals.joined + totals.diskHits) / Double(max(requests, 1)),
                 simulatedHitRatio: simulated.hitRatio, simulatedCombinedHitRatio: simulated.combinedHitRatio,
                 exact: .init(
                     observedSteps: observed.count, differingRequests: exactDifferences.values.reduce(0, +),
@@ -470,8 +470,8 @@ public enum LiveReplay {
                     liveDiskHits: totals.diskHits, simulatedDiskHits: simulated.diskHits,
                     liveCancelled: books.cancelled, simulatedCancelled: simulated.cancelledTransfers,
                     liveOffline: fetcher.offlineRefusals.withLock { $0 }, simulatedOffline: simulated.offlineMisses,
-                    liveJoins: totals.coalesced, simulatedJoins: simulatedJoins,
-                    liveSharedDownloads: max(totals.networkLoads - (fetched.succeeded - fetcherBefore.succeeded), 0),
+                    liveJoins: totals.joined, simulatedJoins: simulatedJoins,
+                    liveSharedDownloads: max(totals.originLoads - (fetched.succeeded - fetcherBefore.succeeded), 0),
                     simulatedSharedDownloads: answered.sharedDownloads,
                     differences: differences(from: answered.answers)),
                 memoryOverTime: samples,
@@ -484,7 +484,7 @@ extension RecordedWorkload.Event.Kind {
     /// Whether the app's process ends here (a relaunch or another device).
     var endsLaunch: Bool {
         switch self {
-        case .relaunch, .newSession: true
+        case .relaunch, .newDevice: true
         case .memoryWarning, .invalidate: false
         }
     }
@@ -495,8 +495,8 @@ extension ImagePipeline.Statistics {
         requests += other.requests
         memoryHits += other.memoryHits
         diskHits += other.diskHits
-        networkLoads += other.networkLoads
-        coalesced += other.coalesced
+        originLoads += other.originLoads
+        joined += other.joined
         failures += other.failures
         cancellations += other.cancellations
         staleDiscarded += other.staleDiscarded

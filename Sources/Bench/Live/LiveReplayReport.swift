@@ -32,21 +32,21 @@ public struct LiveReplayReport: Codable, Sendable {
     public var cancelled: Int
     public var wallSeconds: Double
     public var requestsPerSecond: Double
-    /// Per source: memory, disk, network, coalesced.
+    /// Per source: memory, joined, disk, origin.
     public var latency: [String: LatencySummary]
     public var decode: LatencySummary
     public var originRequests: Int
     public var originBytes: Int
-    public var coalescedWaiters: Int
+    public var joinedWaiters: Int
     /// Transfers stopped because nobody waited for them any more.
     public var stoppedTransfers: Int
     public var peakResidentBytes: Int
     public var memoryHits: Int
     public var diskHits: Int
-    public var networkLoads: Int
+    public var originLoads: Int
     /// Live: requests answered from memory or by joining a flight in progress.
     public var liveHitRatio: Double
-    /// Live: requests answered without a new download (memory, coalesced or disk).
+    /// Live: requests answered without a new download (memory, joined or disk).
     public var liveCombinedHitRatio: Double
     /// The in-flight model's ratios (`SimulationConfiguration.inFlight` = the concurrency),
     /// which know only the trace.

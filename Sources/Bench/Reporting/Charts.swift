@@ -31,7 +31,7 @@ public enum Charts {
     public static func latency(_ reports: [LiveReplayReport], in directory: String) throws -> [String] {
         var charts: [String] = []
         for report in reports {
-            let series = ["memory", "coalesced", "disk", "network"].compactMap { source -> (String, [[Double]])? in
+            let series = ["memory", "joined", "disk", "origin"].compactMap { source -> (String, [[Double]])? in
                 guard let summary = report.latency[source] else { return nil }
                 return (source, [[50, summary.p50], [90, summary.p90], [99, summary.p99], [99.9, summary.p999]])
             }

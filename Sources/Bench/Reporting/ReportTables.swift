@@ -107,8 +107,8 @@ public enum ReportTables {
     public static func replays(_ reports: [LiveReplayReport], style: ReportStyle = .human) -> TextTable {
         var table = TextTable([
             ("trace", .left), ("requests", .right), ("req/s", .right), ("memory p50/p99 ms", .right), ("disk p50/p99 ms", .right),
-            ("network p50/p99 ms", .right), ("coalesced p50/p99 ms", .right), ("origin requests", .right),
-            (style == .human ? "origin MB" : "origin bytes", .right), ("coalesced", .right), ("stopped transfers", .right),
+            ("origin p50/p99 ms", .right), ("joined p50/p99 ms", .right), ("origin requests", .right),
+            (style == .human ? "origin MB" : "origin bytes", .right), ("joined", .right), ("stopped transfers", .right),
             ("failed", .right), (style == .human ? "peak RSS MB" : "peak RSS bytes", .right), ("live hit / either", .right),
             ("model hit / either", .right), ("exact (observed order)", .left),
         ])
@@ -119,8 +119,8 @@ public enum ReportTables {
             }
             table.append([
                 report.trace, String(report.requests), number(report.requestsPerSecond, 0, style), latency("memory"), latency("disk"),
-                latency("network"), latency("coalesced"), String(report.originRequests), megabytes(report.originBytes, style),
-                String(report.coalescedWaiters), String(report.stoppedTransfers), String(report.failed),
+                latency("origin"), latency("joined"), String(report.originRequests), megabytes(report.originBytes, style),
+                String(report.joinedWaiters), String(report.stoppedTransfers), String(report.failed),
                 megabytes(report.peakResidentBytes, style),
                 percent(report.liveHitRatio, style) + " / " + percent(report.liveCombinedHitRatio, style),
                 percent(report.simulatedHitRatio, style) + " / " + percent(report.simulatedCombinedHitRatio, style),

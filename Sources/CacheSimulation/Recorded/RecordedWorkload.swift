@@ -47,8 +47,11 @@ public struct RecordedWorkload: Sendable {
 
         public enum Kind: Sendable {
             case memoryWarning(MemoryPressureLevel)
+            /// The app restarts: memory starts empty, the disk stays.
             case relaunch
-            case newSession
+            /// A recorded session starts: each is another device, both tiers start empty.
+            case newDevice
+            /// A URL's picture changed.
             case invalidate(url: Int32)
         }
     }
@@ -119,7 +122,7 @@ public struct RecordedWorkload: Sendable {
                 last = base
                 offline = false
                 pending.removeAll(keepingCapacity: true)
-                events.append(Event(beforeRequest: requests.count, time: base, kind: .newSession))
+                events.append(Event(beforeRequest: requests.count, time: base, kind: .newDevice))
             case .image(let image):
                 let box = ThumbnailRequest(width: image.boxWidth, height: image.boxHeight, scale: image.scale)
                 pending[image.id] = requests.count

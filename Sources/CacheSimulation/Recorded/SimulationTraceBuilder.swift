@@ -116,9 +116,9 @@ extension RecordedWorkload {
 
     private func append(_ event: Event, to trace: inout SimulationTrace, memoryKeysOfURL: [[Slot]], diskKeysOfURL: [[Slot]]) {
         switch event.kind {
-        case .memoryWarning(let level): trace.appendPressure(level)
+        case .memoryWarning(let level): trace.appendMemoryWarning(level)
         case .relaunch: trace.appendReset(newDevice: false)
-        case .newSession: trace.appendReset(newDevice: true)
+        case .newDevice: trace.appendReset(newDevice: true)
         case .invalidate(let url):
             trace.appendInvalidation(memory: memoryKeysOfURL[Int(url)], disk: diskKeysOfURL[Int(url)])
         }

@@ -31,7 +31,7 @@ extension SimulationTrace {
             while nextEvent < events.count, events[nextEvent].beforeRequest <= index {
                 switch events[nextEvent].kind {
                 case .relaunch, .newDevice: epoch += 1
-                case .pressure, .invalidate: break
+                case .memoryWarning, .invalidate: break
                 }
                 nextEvent += 1
             }

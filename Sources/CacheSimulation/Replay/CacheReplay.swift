@@ -23,7 +23,7 @@ public enum CacheReplay {
         for index in 0..<trace.count {
             while nextEvent < trace.events.count, trace.events[nextEvent].beforeRequest <= index {
                 switch trace.events[nextEvent].kind {
-                case .pressure(let level):
+                case .memoryWarning(let level):
                     result.warnings.count += 1
                     cache.memoryWarning(level)
                 case .relaunch, .newDevice: cache.removeAll()

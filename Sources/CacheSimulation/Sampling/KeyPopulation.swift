@@ -22,7 +22,7 @@ struct KeyPopulation: Sendable {
             while nextEvent < trace.events.count, trace.events[nextEvent].beforeRequest <= index {
                 switch trace.events[nextEvent].kind {
                 case .relaunch, .newDevice: launch += 1
-                case .invalidate, .pressure: break
+                case .invalidate, .memoryWarning: break
                 }
                 nextEvent += 1
             }

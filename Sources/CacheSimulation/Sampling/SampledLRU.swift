@@ -41,7 +41,7 @@ public enum SampledLRU {
                     for tree in limits.indices { for key in 0..<trace.keyCount { drop(key, from: tree) } }
                 case .invalidate(let memory, _) where honoursInvalidations:
                     for key in trace.invalidatedMemoryKeys[memory] { for tree in limits.indices { drop(Int(key), from: tree) } }
-                case .invalidate, .pressure: break
+                case .invalidate, .memoryWarning: break
                 }
                 nextEvent += 1
             }

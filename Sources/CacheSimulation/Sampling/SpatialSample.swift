@@ -76,7 +76,7 @@ public struct SpatialSample: Sendable {
         func events(before index: Int) {
             while nextEvent < full.events.count, full.events[nextEvent].beforeRequest <= index {
                 switch full.events[nextEvent].kind {
-                case .pressure(let level): sampled.appendPressure(level)
+                case .memoryWarning(let level): sampled.appendMemoryWarning(level)
                 case .relaunch: sampled.appendReset(newDevice: false)
                 case .newDevice: sampled.appendReset(newDevice: true)
                 case .invalidate(let memory, let diskKeys):

@@ -129,13 +129,13 @@ public enum CacheSimulator {
     /// together): deterministic, so the same inputs always give the same figures.
     /// A `.custom` policy runs through generic code, slower than the built-in ones.
     public static func run(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> SimulationResult {
-        configuration.policy.withPolicy(limits: configuration.firstStripeLimits, Run(trace: trace, configuration: configuration, recordsAnswers: false)).result
+        configuration.policy.withPolicy(limits: configuration.firstStripeLimits, PolicyLoop(trace: trace, configuration: configuration, recordsAnswers: false)).result
     }
 
     /// Runs a detailed trace and also says where each request was answered:
     /// what a live replay is compared with, request by request.
     public static func answers(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> Answered {
-        configuration.policy.withPolicy(limits: configuration.firstStripeLimits, Run(trace: trace, configuration: configuration, recordsAnswers: true))
+        configuration.policy.withPolicy(limits: configuration.firstStripeLimits, PolicyLoop(trace: trace, configuration: configuration, recordsAnswers: true))
     }
 
     /// Where one request was answered.
@@ -158,7 +158,7 @@ public enum CacheSimulator {
     }
 
     /// The loop, specialised per policy type by the visitor.
-    private struct Run: EvictionPolicyVisitor {
+    private struct PolicyLoop: EvictionPolicyVisitor {
         let trace: SimulationTrace
         let configuration: SimulationConfiguration
         let recordsAnswers: Bool

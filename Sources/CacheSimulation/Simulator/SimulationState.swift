@@ -35,9 +35,8 @@ struct SimulationState<Policy: EvictionPolicy> {
     var flightsByKey: [Int32]
     /// Downloads whose originals are not on disk yet, oldest first (from
     /// `downloadsStart`), at most `downloadWindow`; how many per original.
-    /// One: on the loopback replay, a window of 1 gives live's shared
-    /// downloads (39 live, 47 simulated on 20 Headlines sessions; a window
-    /// of 4 gives 140, none gives 0).
+    /// One: downloads are short next to decoding, and on the loopback replay a wider
+    /// window shares several times the downloads live shares (BENCHMARKS.md).
     let downloadWindow = 1
     var downloads: [(index: Int, stores: Bool)] = []
     var downloadsStart = 0
@@ -196,14 +195,11 @@ struct SimulationState<Policy: EvictionPolicy> {
         }
         let originalKey = trace.diskKeys[index], thumbnailKey = trace.diskThumbnailKeys[index]
         var source = TierPlan.Source.origin
-        if disk != nil {
-            for kind in plan.diskLookups {
-                let diskKey = kind == .thumbnail ? thumbnailKey : originalKey
-                if diskKey >= 0, disk!.contains(diskKey) {
-                    source = TierPlan.Source(disk: kind)
-                    break
-                }
-            }
+        if disk != nil, let hit = plan.firstDiskHit({ kind -> Void? in
+            let diskKey = kind == .thumbnail ? thumbnailKey : originalKey
+            return diskKey >= 0 && disk!.contains(diskKey) ? () : nil
+        }) {
+            source = TierPlan.Source(disk: hit.kind)
         }
         let fate = trace.outcomes[index].fate(at: source)
         if !answers.isEmpty {
@@ -377,7 +373,7 @@ struct SimulationState<Policy: EvictionPolicy> {
 
     mutating func apply(_ event: SimulationTrace.Event.Kind, now: UInt64) {
         switch event {
-        case .pressure(let level):
+        case .memoryWarning(let level):
             if configuration.warnings == .trace { warn(level, now: now) }
         case .relaunch, .newDevice:
             endSession()

@@ -69,7 +69,7 @@ public struct SimulationTrace: Sendable {
         public var kind: Kind
 
         public enum Kind: Sendable, Hashable {
-            case pressure(MemoryPressureLevel)
+            case memoryWarning(MemoryPressureLevel)
             /// The app restarts: the memory tier starts empty, the disk stays.
             case relaunch
             /// Another device: both tiers start empty.
@@ -152,8 +152,8 @@ public struct SimulationTrace: Sendable {
     }
 
     /// A memory warning between the requests already appended and the next.
-    public mutating func appendPressure(_ level: MemoryPressureLevel) {
-        events.append(Event(beforeRequest: keys.count, kind: .pressure(level)))
+    public mutating func appendMemoryWarning(_ level: MemoryPressureLevel) {
+        events.append(Event(beforeRequest: keys.count, kind: .memoryWarning(level)))
     }
 
     /// A relaunch or a new device between the requests already appended and the next.

@@ -53,8 +53,8 @@ public final class ImagePipeline: Sendable {
         public var requests = 0
         public var memoryHits = 0
         public var diskHits = 0
-        public var networkLoads = 0
-        public var coalesced = 0
+        public var originLoads = 0
+        public var joined = 0
         public var failures = 0
         public var cancellations = 0
         public var staleDiscarded = 0
@@ -139,11 +139,11 @@ public final class ImagePipeline: Sendable {
             }
             var timings = produced.timings
             timings.total = ContinuousClock.now - start
-            let source: ImageResponse.Source = role == .joined ? .coalesced : produced.source
+            let source: ImageResponse.Source = role == .joined ? .joined : produced.source
             switch source {
-            case .coalesced: counters.count(.coalesced)
+            case .joined: counters.count(.joined)
             case .disk: counters.count(.diskHit)
-            case .network: counters.count(.networkLoad)
+            case .origin: counters.count(.originLoad)
             case .memory: break
             }
             return ImageResponse(image: produced.image, source: source, timings: timings)
@@ -212,7 +212,7 @@ public final class ImagePipeline: Sendable {
         configuration.keyStrategy.key(for: request.url, processing: request.processing)
     }
 
-    // MARK: - The coalesced work
+    // MARK: - The shared work
 
     private struct Produced: Sendable {
         let image: DecodedImage
@@ -226,15 +226,13 @@ public final class ImagePipeline: Sendable {
     ) async throws -> Produced {
         var timings = ImageResponse.Timings()
         if let disk = diskCache, !plan.diskLookups.isEmpty {
-            let lookups = plan.diskLookups
-            // A plain loop: each entry is read once (a lazy compactMap's `first` reads the hit twice).
-            let found: (DiskEntryKind, Data)? = await onDiskQueue {
-                for kind in lookups {
-                    let key = kind == .thumbnail ? keys.diskThumbnail : keys.original
-                    let read = disk.data(for: key) { decisions.record(kind == .thumbnail ? .diskReadThumbnail : .diskReadOriginal) }
-                    if let data = read { return (kind, data) }
+            let plan = plan
+            let found = await onDiskQueue {
+                plan.firstDiskHit { kind in
+                    disk.data(for: kind == .thumbnail ? keys.diskThumbnail : keys.original) {
+                        decisions.record(kind == .thumbnail ? .diskReadThumbnail : .diskReadOriginal)
+                    }
                 }
-                return nil
             }
             if let (kind, data) = found {
                 let image = try await decode(data, request, &timings)
@@ -259,7 +257,7 @@ public final class ImagePipeline: Sendable {
         timings.fetch = ContinuousClock.now - fetchStart
         let image = try await decode(fetched.data, request, &timings)
         await store(image, from: .origin, keys, generation: generation, decisions, &timings)
-        return Produced(image: image, source: .network, timings: timings)
+        return Produced(image: image, source: .origin, timings: timings)
     }
 
     /// Blocking disk work (reads, writes, re-encoding for disk) on the disk queue: a file system

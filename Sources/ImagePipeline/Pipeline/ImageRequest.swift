@@ -34,9 +34,9 @@ public struct ImageRequest: Sendable, Hashable {
 /// What the pipeline answered, and how.
 public struct ImageResponse: Sendable {
     public enum Source: String, Sendable, Codable, CaseIterable {
-        case memory, disk, network
+        case memory, disk, origin
         /// Joined a request for the same image already in flight.
-        case coalesced
+        case joined
     }
 
     /// Time spent per stage after the memory miss; nil for stages this response skipped.

@@ -23,6 +23,17 @@ public struct TierPlan: Sendable, Hashable {
         }
     }
 
+    /// The first disk entry a memory miss finds, trying `diskLookups` in order: `read` looks one
+    /// up by kind (the live tier reads the file, the simulator asks its index). A plain loop, so
+    /// each entry is read once (a lazy `compactMap`'s `first` reads the hit twice).
+    @inlinable
+    public func firstDiskHit<Found>(_ read: (DiskEntryKind) throws -> Found?) rethrows -> (kind: DiskEntryKind, found: Found)? {
+        for kind in diskLookups {
+            if let found = try read(kind) { return (kind, found) }
+        }
+        return nil
+    }
+
     /// Where a memory miss was answered from.
     public enum Source: UInt8, Sendable, Hashable {
         case diskThumbnail, diskOriginal, origin
