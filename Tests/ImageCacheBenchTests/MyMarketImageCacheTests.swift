@@ -13,8 +13,14 @@ struct MyMarketImageCacheTests {
         private let values = Mutex<[Int?]>([])
         func record(_ value: Int?) { values.withLock { $0.append(value) } }
         var all: [Int?] { values.withLock { $0 } }
-        func wait(for count: Int) async {
-            while values.withLock({ $0.count }) < count { await Task.yield() }
+        /// Waits up to 30 s for `count` completions; fewer fail the test.
+        func wait(for count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+            for _ in 0..<3_000 {
+                if values.withLock({ $0.count }) >= count { break }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            let seen = values.withLock { $0.count }
+            if seen < count { Issue.record("\(seen) of \(count) completions after 30 s", sourceLocation: sourceLocation) }
         }
     }
 

@@ -23,11 +23,12 @@ struct DirectJPEGTests {
     ]
 
     @Test("the same pixels as libvips' load", arguments: decodedCases)
-    func sameAsLibVips(_ c: (Int, Int, Int, Bool)) throws {
-        let data = try jpeg(c.0, c.1, quality: c.2, progressive: c.3)
+    func sameAsLibVips(_ shape: (Int, Int, Int, Bool)) throws {
+        let (width, height, quality, progressive) = shape
+        let data = try jpeg(width, height, quality: quality, progressive: progressive)
         let direct = try #require(withBytes(data) { DirectJPEG.decode($0, fitting: Self.box, limits: DecodingLimits()) })
-        #expect(direct.width == c.0 && direct.height == c.1 && direct.bands == 3)
-        #expect(direct.source == ImageHeader(format: .jpeg, width: c.0, height: c.1, byteCount: data.count))
+        #expect(direct.width == width && direct.height == height && direct.bands == 3)
+        #expect(direct.source == ImageHeader(format: .jpeg, width: width, height: height, byteCount: data.count))
         #expect(direct.pixels == (try libvipsLoad(data)))
         // And the thumbnailer hands out that decode.
         let thumbnail = try Thumbnailer().thumbnail(data, fitting: Self.box)

@@ -5,30 +5,30 @@ import Testing
 @Suite("Eviction policies on hand-worked traces")
 struct EvictionPolicyTests {
     @Test func lruEvictsLeastRecentlyUsed() {
-        var h = PolicyHarness(LRUPolicy(limits: unitLimits(3)))
-        h.insertAll("A", "B", "C")
-        h.hit("A")
-        h.insertAll("D", "E")
-        #expect(h.evicted == ["B", "C"])
-        #expect(h.residentNames == ["A", "D", "E"])
+        var cache = PolicyHarness(LRUPolicy(limits: unitLimits(3)))
+        cache.insertAll("A", "B", "C")
+        cache.hit("A")
+        cache.insertAll("D", "E")
+        #expect(cache.evicted == ["B", "C"])
+        #expect(cache.residentNames == ["A", "D", "E"])
     }
 
     @Test func fifoIgnoresHits() {
-        var h = PolicyHarness(FIFOPolicy(limits: unitLimits(3)))
-        h.insertAll("A", "B", "C")
-        h.hit("A")
-        h.insertAll("D", "E")
-        #expect(h.evicted == ["A", "B"])
+        var cache = PolicyHarness(FIFOPolicy(limits: unitLimits(3)))
+        cache.insertAll("A", "B", "C")
+        cache.hit("A")
+        cache.insertAll("D", "E")
+        #expect(cache.evicted == ["A", "B"])
     }
 
     @Test("CLOCK gives referenced entries a second chance, then forgets the order")
     func clockSecondChance() {
         func run<Policy: EvictionPolicy>(_ policy: Policy) -> [String] {
-            var h = PolicyHarness(policy)
-            h.insertAll("A", "B", "C")
-            h.hit("B", "A")
-            h.insertAll("D", "E")
-            return h.evicted
+            var cache = PolicyHarness(policy)
+            cache.insertAll("A", "B", "C")
+            cache.hit("B", "A")
+            cache.insertAll("D", "E")
+            return cache.evicted
         }
         let clock = run(CLOCKPolicy(limits: unitLimits(3)))
         let lru = run(LRUPolicy(limits: unitLimits(3)))
@@ -39,119 +39,119 @@ struct EvictionPolicyTests {
 
     @Test("SIEVE's hand keeps its place: a survivor it passed outlives a newer entry")
     func sieveHandMovement() {
-        var h = PolicyHarness(SIEVEPolicy(limits: unitLimits(3)))
-        h.insertAll("A", "B", "C")
-        h.hit("A")
-        h.insert("D")  // hand clears A, evicts B, rests on C
-        #expect(h.evicted == ["B"])
-        #expect(h.policy.hand == PolicyHarness<SIEVEPolicy>.slot("C"))
-        h.hit("C")
-        h.insert("E")  // hand clears C, evicts D (LRU would evict A)
-        #expect(h.evicted == ["B", "D"])
-        #expect(h.resident("A", "C", "E"))
-        h.insert("F")  // hand ran off the newest end: wraps to the oldest, A (unvisited)
-        #expect(h.evicted == ["B", "D", "A"])
+        var cache = PolicyHarness(SIEVEPolicy(limits: unitLimits(3)))
+        cache.insertAll("A", "B", "C")
+        cache.hit("A")
+        cache.insert("D")  // hand clears A, evicts B, rests on C
+        #expect(cache.evicted == ["B"])
+        #expect(cache.policy.hand == PolicyHarness<SIEVEPolicy>.slot("C"))
+        cache.hit("C")
+        cache.insert("E")  // hand clears C, evicts D (LRU would evict A)
+        #expect(cache.evicted == ["B", "D"])
+        #expect(cache.resident("A", "C", "E"))
+        cache.insert("F")  // hand ran off the newest end: wraps to the oldest, A (unvisited)
+        #expect(cache.evicted == ["B", "D", "A"])
     }
 
     // Twenty unit entries: S's share is 2, M's 18. While the cache fills, new
     // entries that find S full go to M; after the first eviction they go to S.
     @Test("S3-FIFO: one-hit wonders leave through the small queue; a ghost comes back into main")
     func s3fifoGhostReadmission() {
-        typealias H = PolicyHarness<S3FIFOPolicy>
-        var h = H(S3FIFOPolicy(limits: unitLimits(20), moveToMainThreshold: 1))
-        for letter in "ABCDEFGHIJKLMNOPQRST" { h.insert(String(letter)) }
-        #expect(!h.policy.isInMain(H.slot("B")) && h.policy.isInMain(H.slot("C")))
-        h.hit("B")
-        h.insert("U")  // full: S's oldest, A (never hit), leaves and becomes a ghost; U enters S
-        #expect(h.evicted == ["A"])
-        #expect(h.policy.isGhost(0))  // A is slot 0; the harness fingerprints slot × a constant
-        #expect(!h.policy.isInMain(H.slot("U")))
-        h.insert("V")  // B was hit: promoted to M; S goes on to U, which leaves
-        #expect(h.evicted == ["A", "U"])
-        #expect(h.policy.isInMain(H.slot("B")))
-        h.insert("A")  // a ghost: straight into M, which is over its share: its oldest, C, leaves
-        #expect(h.evicted == ["A", "U", "C"])
-        #expect(h.policy.isInMain(H.slot("A")))
-        #expect(!h.policy.isGhost(0))
+        typealias Harness = PolicyHarness<S3FIFOPolicy>
+        var cache = Harness(S3FIFOPolicy(limits: unitLimits(20), moveToMainThreshold: 1))
+        for letter in "ABCDEFGHIJKLMNOPQRST" { cache.insert(String(letter)) }
+        #expect(!cache.policy.isInMain(Harness.slot("B")) && cache.policy.isInMain(Harness.slot("C")))
+        cache.hit("B")
+        cache.insert("U")  // full: S's oldest, A (never hit), leaves and becomes a ghost; U enters S
+        #expect(cache.evicted == ["A"])
+        #expect(cache.policy.isGhost(0))  // A is slot 0; the harness fingerprints slot × a constant
+        #expect(!cache.policy.isInMain(Harness.slot("U")))
+        cache.insert("V")  // B was hit: promoted to M; S goes on to U, which leaves
+        #expect(cache.evicted == ["A", "U"])
+        #expect(cache.policy.isInMain(Harness.slot("B")))
+        cache.insert("A")  // a ghost: straight into M, which is over its share: its oldest, C, leaves
+        #expect(cache.evicted == ["A", "U", "C"])
+        #expect(cache.policy.isInMain(Harness.slot("A")))
+        #expect(!cache.policy.isGhost(0))
     }
 
     @Test("S3-FIFO's move-to-main threshold 2 needs two hits")
     func s3fifoThresholdTwo() {
-        var h = PolicyHarness(S3FIFOPolicy(limits: unitLimits(20), moveToMainThreshold: 2))
-        for letter in "ABCDEFGHIJKLMNOPQRST" { h.insert(String(letter)) }
-        h.hit("A")
-        h.hit("B", "B")
-        h.insertAll("U", "V")
-        #expect(h.evicted == ["A", "U"])  // A had one hit: not enough; B's two move it to M
-        #expect(h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
+        var cache = PolicyHarness(S3FIFOPolicy(limits: unitLimits(20), moveToMainThreshold: 2))
+        for letter in "ABCDEFGHIJKLMNOPQRST" { cache.insert(String(letter)) }
+        cache.hit("A")
+        cache.hit("B", "B")
+        cache.insertAll("U", "V")
+        #expect(cache.evicted == ["A", "U"])  // A had one hit: not enough; B's two move it to M
+        #expect(cache.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
     }
 
     @Test("S3-FIFO keeps nothing that costs the small queue's whole share, as libCacheSim")
     func s3fifoLargeEntry() {
-        var h = PolicyHarness(S3FIFOPolicy(limits: CacheLimits(costLimit: 100, maxEntryFraction: 0.5)))
-        let tooLarge = h.insert("A", cost: 10), fitting = h.insert("B", cost: 9)
+        var cache = PolicyHarness(S3FIFOPolicy(limits: CacheLimits(costLimit: 100, maxEntryFraction: 0.5)))
+        let tooLarge = cache.insert("A", cost: 10), fitting = cache.insert("B", cost: 9)
         #expect(!tooLarge && fitting)
-        #expect(!h.policy.contains(PolicyHarness<S3FIFOPolicy>.slot("A")))
-        #expect(!h.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
+        #expect(!cache.policy.contains(PolicyHarness<S3FIFOPolicy>.slot("A")))
+        #expect(!cache.policy.isInMain(PolicyHarness<S3FIFOPolicy>.slot("B")))
     }
 
     @Test("ARC: a hit moves an entry to T2; a key back from B1 grows T1's target and enters T2")
     func arcAdaptation() {
-        typealias H = PolicyHarness<ARCPolicy>
-        var h = H(ARCPolicy(limits: unitLimits(4)))
-        h.insertAll("A", "B", "C", "D")
-        h.hit("A", "B")
-        #expect(h.policy.isFrequent(H.slot("A")) && !h.policy.isFrequent(H.slot("C")))
-        h.insert("E")  // T1 (C, D) is over the target 0: its oldest, C, leaves into B1
-        #expect(h.evicted == ["C"])
-        h.insert("C")  // found in B1: the target grows by max(|B2| / |B1|, 1) = 1; T1 (D, E) is still over it
-        #expect(h.evicted == ["C", "D"])
-        #expect(h.policy.target == 1)
-        #expect(h.policy.isFrequent(H.slot("C")))
-        #expect(h.residentNames == ["A", "B", "C", "E"])
+        typealias Harness = PolicyHarness<ARCPolicy>
+        var cache = Harness(ARCPolicy(limits: unitLimits(4)))
+        cache.insertAll("A", "B", "C", "D")
+        cache.hit("A", "B")
+        #expect(cache.policy.isFrequent(Harness.slot("A")) && !cache.policy.isFrequent(Harness.slot("C")))
+        cache.insert("E")  // T1 (C, D) is over the target 0: its oldest, C, leaves into B1
+        #expect(cache.evicted == ["C"])
+        cache.insert("C")  // found in B1: the target grows by max(|B2| / |B1|, 1) = 1; T1 (D, E) is still over it
+        #expect(cache.evicted == ["C", "D"])
+        #expect(cache.policy.target == 1)
+        #expect(cache.policy.isFrequent(Harness.slot("C")))
+        #expect(cache.residentNames == ["A", "B", "C", "E"])
     }
 
     @Test("2Q: hits in A1in change nothing; a key back from A1out enters Am, the LRU")
     func twoQPromotion() {
-        typealias H = PolicyHarness<TwoQPolicy>
-        var h = H(TwoQPolicy(limits: unitLimits(8)))  // A1in 2, Am 6, A1out remembers 4
-        h.insertAll("A", "B", "C", "D", "E", "F", "G", "H")
-        h.hit("A", "A", "A")  // a burst in A1in: still the oldest there
-        h.insert("I")
-        #expect(h.evicted == ["A"])
-        h.insert("A")  // remembered in A1out: into Am, while A1in gives up B
-        #expect(h.evicted == ["A", "B"])
-        #expect(h.policy.isInMain(H.slot("A")) && !h.policy.isInMain(H.slot("I")))
-        h.insertAll("J", "K", "L", "M", "N", "O")  // A1in's oldest leave first; A, in Am, stays
-        #expect(h.resident("A"))
-        #expect(h.evicted == ["A", "B", "C", "D", "E", "F", "G", "H"])
+        typealias Harness = PolicyHarness<TwoQPolicy>
+        var cache = Harness(TwoQPolicy(limits: unitLimits(8)))  // A1in 2, Am 6, A1out remembers 4
+        cache.insertAll("A", "B", "C", "D", "E", "F", "G", "H")
+        cache.hit("A", "A", "A")  // a burst in A1in: still the oldest there
+        cache.insert("I")
+        #expect(cache.evicted == ["A"])
+        cache.insert("A")  // remembered in A1out: into Am, while A1in gives up B
+        #expect(cache.evicted == ["A", "B"])
+        #expect(cache.policy.isInMain(Harness.slot("A")) && !cache.policy.isInMain(Harness.slot("I")))
+        cache.insertAll("J", "K", "L", "M", "N", "O")  // A1in's oldest leave first; A, in Am, stays
+        #expect(cache.resident("A"))
+        #expect(cache.evicted == ["A", "B", "C", "D", "E", "F", "G", "H"])
     }
 
     @Test("LIRS: new keys are LIR while the LIR share has room, then HIR; a key S remembers returns as LIR")
     func lirsStatuses() {
-        typealias H = PolicyHarness<LIRSPolicy>
-        var h = H(LIRSPolicy(limits: unitLimits(4)))  // LIR share 3, HIR share (Q) 1
-        h.insertAll("A", "B", "C", "D")
-        #expect(h.policy.isLIR(H.slot("C")) && !h.policy.isLIR(H.slot("D")))
-        h.insert("E")  // Q is full: its oldest, D, leaves; S remembers it
-        #expect(h.evicted == ["D"])
-        h.insert("D")  // remembered: LIR; S's oldest LIR, A, is demoted into Q, evicting E
-        #expect(h.evicted == ["D", "E"])
-        #expect(h.policy.isLIR(H.slot("D")) && !h.policy.isLIR(H.slot("A")))
-        #expect(h.residentNames == ["A", "B", "C", "D"])
+        typealias Harness = PolicyHarness<LIRSPolicy>
+        var cache = Harness(LIRSPolicy(limits: unitLimits(4)))  // LIR share 3, HIR share (Q) 1
+        cache.insertAll("A", "B", "C", "D")
+        #expect(cache.policy.isLIR(Harness.slot("C")) && !cache.policy.isLIR(Harness.slot("D")))
+        cache.insert("E")  // Q is full: its oldest, D, leaves; S remembers it
+        #expect(cache.evicted == ["D"])
+        cache.insert("D")  // remembered: LIR; S's oldest LIR, A, is demoted into Q, evicting E
+        #expect(cache.evicted == ["D", "E"])
+        #expect(cache.policy.isLIR(Harness.slot("D")) && !cache.policy.isLIR(Harness.slot("A")))
+        #expect(cache.residentNames == ["A", "B", "C", "D"])
     }
 
     @Test("LIRS: a hit on an entry only Q holds keeps it resident in S, as libCacheSim does, until a hit makes it LIR")
     func lirsQueueHit() {
-        typealias H = PolicyHarness<LIRSPolicy>
-        var h = H(LIRSPolicy(limits: unitLimits(4)))
-        h.insertAll("A", "B", "C", "D", "E", "D")  // as above: A in Q only, B, C and D LIR
-        h.hit("A")  // B is demoted into Q, which pushes A out of Q; A stays resident in S, outside both shares
-        #expect(h.evicted == ["D", "E"])
-        #expect(h.residentNames == ["A", "B", "C", "D"] && !h.policy.isLIR(H.slot("A")))
-        h.hit("A")  // now LIR, within the LIR share again
-        #expect(h.policy.isLIR(H.slot("A")))
-        #expect(h.policy.lirSize <= h.policy.lirLimit && h.policy.hirSize <= h.policy.hirLimit)
+        typealias Harness = PolicyHarness<LIRSPolicy>
+        var cache = Harness(LIRSPolicy(limits: unitLimits(4)))
+        cache.insertAll("A", "B", "C", "D", "E", "D")  // as above: A in Q only, B, C and D LIR
+        cache.hit("A")  // B is demoted into Q, which pushes A out of Q; A stays resident in S, outside both shares
+        #expect(cache.evicted == ["D", "E"])
+        #expect(cache.residentNames == ["A", "B", "C", "D"] && !cache.policy.isLIR(Harness.slot("A")))
+        cache.hit("A")  // now LIR, within the LIR share again
+        #expect(cache.policy.isLIR(Harness.slot("A")))
+        #expect(cache.policy.lirSize <= cache.policy.lirLimit && cache.policy.hirSize <= cache.policy.hirLimit)
     }
 
     @Test("LIRS keeps its LIR set through a scan of one-time keys, where LRU keeps none of it")
@@ -172,10 +172,10 @@ struct EvictionPolicyTests {
 
     @Test("LIRS refuses a new entry larger than its HIR share, as libCacheSim does")
     func lirsLargeEntry() {
-        var h = PolicyHarness(LIRSPolicy(limits: CacheLimits(costLimit: 1_000, maxEntryFraction: 1)))  // Q: 10
-        let tooLarge = h.insert("A", cost: 11), fitting = h.insert("B", cost: 10)
+        var cache = PolicyHarness(LIRSPolicy(limits: CacheLimits(costLimit: 1_000, maxEntryFraction: 1)))  // Q: 10
+        let tooLarge = cache.insert("A", cost: 11), fitting = cache.insert("B", cost: 10)
         #expect(!tooLarge && fitting)
-        #expect(h.policy.totalCost == 10)
+        #expect(cache.policy.totalCost == 10)
     }
 
     @Test("LIRS sizes its shares by entries under a count limit, and keeps a count limit beside a cost limit")
@@ -214,14 +214,14 @@ struct EvictionPolicyTests {
 
     @Test("W-TinyLFU sizes its window and protected segment as Caffeine does: 2 and 128 of 163 entries")
     func tinyLFUShares() {
-        var h = PolicyHarness(WTinyLFUPolicy(limits: CacheLimits(costLimit: .max, countLimit: 163)))
-        for slot in 0..<163 { h.insert(letterName(Slot(slot))) }
-        #expect(h.evicted.isEmpty && h.policy.count == 163)
+        var cache = PolicyHarness(WTinyLFUPolicy(limits: CacheLimits(costLimit: .max, countLimit: 163)))
+        for slot in 0..<163 { cache.insert(letterName(Slot(slot))) }
+        #expect(cache.evicted.isEmpty && cache.policy.count == 163)
         // All but the newest two have left the window for probation; a hit on each promotes it,
         // and once protected holds 128 its oldest go back to probation's newest end.
-        for slot in 0..<161 { h.hit(letterName(Slot(slot))) }
+        for slot in 0..<161 { cache.hit(letterName(Slot(slot))) }
         var order: [Slot] = []
-        while let next = h.policy.evictNext() { order.append(next) }
+        while let next = cache.policy.evictNext() { order.append(next) }
         // Trims take probation (the 33 demoted), then protected (128), then the window (2).
         #expect(order == Array(0..<33) + Array(33..<161) + [161, 162])
     }
@@ -229,11 +229,11 @@ struct EvictionPolicyTests {
     @Test("W-TinyLFU records no hit until it is first half full, as Caffeine skips its read buffer until then")
     func tinyLFUIgnoresEarlyHits() {
         func evictedAfterEarlyHit(_ hitsA: Bool) -> [String] {
-            var h = PolicyHarness(WTinyLFUPolicy(limits: CacheLimits(costLimit: .max, countLimit: 10)))
-            h.insertAll("A", "B")
-            if hitsA { h.hit("A") }  // 2 of 10: before the sketch is sized
-            h.insertAll("C", "D", "E", "F", "G", "H", "I", "J", "K")
-            return h.evicted
+            var cache = PolicyHarness(WTinyLFUPolicy(limits: CacheLimits(costLimit: .max, countLimit: 10)))
+            cache.insertAll("A", "B")
+            if hitsA { cache.hit("A") }  // 2 of 10: before the sketch is sized
+            cache.insertAll("C", "D", "E", "F", "G", "H", "I", "J", "K")
+            return cache.evicted
         }
         // Unrecorded, the hit leaves A in probation, oldest, with no count: A duels K and loses,
         // as with no hit at all. Recorded, it would have moved A to protected and B would go.
@@ -243,28 +243,28 @@ struct EvictionPolicyTests {
 
     @Test("GDSF evicts the lowest frequency × miss cost / cost and raises its clock")
     func gdsfPriorities() {
-        var h = PolicyHarness(GDSFPolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1)))
-        h.insert("A", cost: 5, missCost: 5)  // priority 1
-        h.insert("B", cost: 1, missCost: 5)  // priority 5
-        h.insert("C", cost: 4, missCost: 4)  // priority 1, newer than A
-        h.insert("D", cost: 1, missCost: 1)  // needs 1: A and C tie, A is older
-        #expect(h.evicted == ["A"])
-        #expect(h.policy.clock == 1)
-        h.hit("C")  // priority 1 + 2 × 4 / 4 = 3; D has 1 + 1 = 2
-        h.insert("E", cost: 5, missCost: 5)
-        #expect(h.evicted == ["A", "D"])
-        #expect(h.policy.clock == 2)
+        var cache = PolicyHarness(GDSFPolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1)))
+        cache.insert("A", cost: 5, missCost: 5)  // priority 1
+        cache.insert("B", cost: 1, missCost: 5)  // priority 5
+        cache.insert("C", cost: 4, missCost: 4)  // priority 1, newer than A
+        cache.insert("D", cost: 1, missCost: 1)  // needs 1: A and C tie, A is older
+        #expect(cache.evicted == ["A"])
+        #expect(cache.policy.clock == 1)
+        cache.hit("C")  // priority 1 + 2 × 4 / 4 = 3; D has 1 + 1 = 2
+        cache.insert("E", cost: 5, missCost: 5)
+        #expect(cache.evicted == ["A", "D"])
+        #expect(cache.policy.clock == 2)
     }
 
     @Test("GDSF(1) ignores what a miss would download: the largest, least used entry goes first")
     func gdsfUniformMissCost() {
         func run(_ missCost: GDSFPolicy.MissCost) -> [String] {
-            var h = PolicyHarness(GDSFPolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1), missCost: missCost))
-            h.insert("A", cost: 5, missCost: 50)  // slow to download again
-            h.insert("B", cost: 2, missCost: 2)
-            h.insert("C", cost: 3, missCost: 3)
-            h.insert("D", cost: 2, missCost: 2)
-            return h.evicted
+            var cache = PolicyHarness(GDSFPolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1), missCost: missCost))
+            cache.insert("A", cost: 5, missCost: 50)  // slow to download again
+            cache.insert("B", cost: 2, missCost: 2)
+            cache.insert("C", cost: 3, missCost: 3)
+            cache.insert("D", cost: 2, missCost: 2)
+            return cache.evicted
         }
         #expect(run(.download) == ["B"])  // A: 10, B and C: 1; B is older
         #expect(run(.uniform) == ["A"])  // A: 10⁶/5, the lowest
@@ -273,40 +273,40 @@ struct EvictionPolicyTests {
 
     @Test("GDSF(1) inserts before it evicts, as libCacheSim: a newcomer that is lowest leaves at once, at the clock it found")
     func gdsfUniformInsertsFirst() {
-        var h = PolicyHarness(GDSFPolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1), missCost: .uniform))
-        h.insert("A", cost: 2)  // 10⁶/2
-        h.insert("B", cost: 2)
-        h.insert("C", cost: 6)  // 10⁶/6
-        let kept = h.insert("D", cost: 8)  // 10⁶/8, lower than everything resident: it leaves, they stay
-        #expect(!kept && h.evicted == ["D"] && h.resident("A", "B", "C"))
-        #expect(h.policy.clock == 1e6 / 8)
-        h.insert("E", cost: 4)  // clock + 10⁶/4 enters first; C (10⁶/6) is now the lowest and leaves
-        #expect(h.evicted == ["D", "C"] && h.resident("A", "B", "E"))
+        var cache = PolicyHarness(GDSFPolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1), missCost: .uniform))
+        cache.insert("A", cost: 2)  // 10⁶/2
+        cache.insert("B", cost: 2)
+        cache.insert("C", cost: 6)  // 10⁶/6
+        let kept = cache.insert("D", cost: 8)  // 10⁶/8, lower than everything resident: it leaves, they stay
+        #expect(!kept && cache.evicted == ["D"] && cache.resident("A", "B", "C"))
+        #expect(cache.policy.clock == 1e6 / 8)
+        cache.insert("E", cost: 4)  // clock + 10⁶/4 enters first; C (10⁶/6) is now the lowest and leaves
+        #expect(cache.evicted == ["D", "C"] && cache.resident("A", "B", "E"))
     }
 
     @Test("NSCache on Linux evicts the cheapest entry first, even the one just added")
     func nsCacheCheapestFirst() {
-        var h = PolicyHarness(NSCachePolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1)))
-        h.insert("A", cost: 5)
-        h.insert("B", cost: 2)
-        h.insert("C", cost: 3)
-        h.hit("A", "B", "C")
-        let admitted = h.insert("D", cost: 1)
+        var cache = PolicyHarness(NSCachePolicy(limits: CacheLimits(costLimit: 10, maxEntryFraction: 1)))
+        cache.insert("A", cost: 5)
+        cache.insert("B", cost: 2)
+        cache.insert("C", cost: 3)
+        cache.hit("A", "B", "C")
+        let admitted = cache.insert("D", cost: 1)
         #expect(!admitted)  // the newest and cheapest: its own victim
-        #expect(h.evicted == ["D"])
-        h.insert("E", cost: 4)
-        #expect(h.evicted == ["D", "B", "C"])  // reads did not protect B or C
-        #expect(h.residentNames == ["A", "E"])
-        #expect(h.policy.totalCost == 9)
+        #expect(cache.evicted == ["D"])
+        cache.insert("E", cost: 4)
+        #expect(cache.evicted == ["D", "B", "C"])  // reads did not protect B or C
+        #expect(cache.residentNames == ["A", "E"])
+        #expect(cache.policy.totalCost == 9)
     }
 
     @Test("NSCache evicts the newest among equal costs (the apps inserted cost 0)")
     func nsCacheEqualCosts() {
-        var h = PolicyHarness(NSCachePolicy(limits: CacheLimits(costLimit: .max, countLimit: 3)))
-        h.insertAll("A", "B", "C")
-        h.insert("D")
-        #expect(h.evicted == ["D"])
-        let next = h.policy.evictNext()
+        var cache = PolicyHarness(NSCachePolicy(limits: CacheLimits(costLimit: .max, countLimit: 3)))
+        cache.insertAll("A", "B", "C")
+        cache.insert("D")
+        #expect(cache.evicted == ["D"])
+        let next = cache.policy.evictNext()
         #expect(next == PolicyHarness<NSCachePolicy>.slot("C"))
     }
 

@@ -254,16 +254,6 @@ struct CollidingKey: Hashable, Sendable, CacheFingerprintable {
     var cacheFingerprint: UInt64 { UInt64(id) }
 }
 
-/// Waits for `condition`, up to 30 s: long enough for a saturated CI machine (5 s was
-/// not, once, with a fuzzer on the other core), and a bound, so a condition that never
-/// comes true fails the test instead of hanging it.
-func waitUntil(_ condition: () -> Bool) async {
-    for _ in 0..<3_000 {
-        if condition() { return }  // (a `where` clause went on asking all 3,000 times)
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-}
-
 @Suite("ImageMemoryCache")
 struct ImageMemoryCacheTests {
     @Test("counts decoded pixel bytes, not encoded bytes")

@@ -32,14 +32,8 @@ struct ObservedOrderTests {
             group.addTask { (0, try await pipeline.image(for: requests[0]).source) }
             await fetcher.waitUntilHeld(1)
             for index in 1...2 { group.addTask { (index, try await pipeline.image(for: requests[index]).source) } }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while log.of(1).count < 2 || !log.of(2).contains(.download) {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("the joiner and the other size never reached the held download")
-                    break
-                }
-                await Task.yield()
-            }
+            // The joiner and the other size reach the held download.
+            await waitUntil { log.of(1).count >= 2 && log.of(2).contains(.download) }
             fetcher.openGate()
             var sources = [ImageResponse.Source](repeating: .memory, count: 3)
             for try await (index, source) in group { sources[index] = source }

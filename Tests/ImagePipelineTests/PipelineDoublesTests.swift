@@ -70,7 +70,7 @@ struct PipelineDoublesTests {
         await fetcher.waitUntilHeld(1)
         alone.cancel()
         await #expect(throws: CancellationError.self) { try await alone.value }
-        while fetcher.cancelledCount == 0 { await Task.yield() }
+        await waitUntil { fetcher.cancelledCount > 0 }
         fetcher.openGate()
         #expect(pipeline.memoryCache.count == 1)  // only the first image
         #expect(pipeline.statistics.cancellations == 2)
@@ -101,12 +101,12 @@ struct PipelineDoublesTests {
         pipeline.prefetch([request(url: other)])
         await fetcher.waitUntilHeld(1)
         pipeline.cancelPrefetch([request(url: other)])
-        while fetcher.cancelledCount == 0 { await Task.yield() }
+        await waitUntil { fetcher.cancelledCount > 0 }
         fetcher.openGate()
         #expect(pipeline.memoryCache.count == 0)
 
         pipeline.prefetch([request()])
-        while pipeline.memoryCache.count == 0 { await Task.yield() }
+        await waitUntil { pipeline.memoryCache.count > 0 }
         #expect(try await pipeline.image(for: request()).source == .memory)
     }
 

@@ -20,9 +20,10 @@ struct RenderingTests {
     ]
 
     @Test("equal to libvips' own sink, shrunk on load and plain", arguments: cases)
-    func sameAsSink(_ c: (EncodedFormat, Int, Int, Bool)) throws {
+    func sameAsSink(_ image: (EncodedFormat, Int, Int, Bool)) throws {
         try LibVips.start()
-        let data = try synth(c.1, c.2, c.0, alpha: c.3)
+        let (format, width, height, alpha) = image
+        let data = try synth(width, height, format, alpha: alpha)
         let box = ThumbnailRequest(width: 120, height: 80, scale: 3)
         try withBytes(data) { (bytes: UnsafeRawBufferPointer) throws(VipsFailure) in
             let loader = Self.loader(of: bytes)
@@ -36,7 +37,7 @@ struct RenderingTests {
         }
         // And through the thumbnailer, whose output for these 8-bit sRGB sources is those bytes.
         let thumbnail = try Thumbnailer().thumbnail(data, fitting: box)
-        let fits = c.1 <= box.pixelWidth && c.2 <= box.pixelHeight
+        let fits = width <= box.pixelWidth && height <= box.pixelHeight
         try withBytes(data) { (bytes: UnsafeRawBufferPointer) throws(VipsFailure) in
             let reference = try render(here: false) { out in
                 fits ? icb_load_full(Self.loader(of: bytes), bytes.baseAddress, bytes.count, VIPS_FAIL_ON_TRUNCATED, out)

@@ -15,15 +15,16 @@ struct ThumbnailerTests {
         (1080, 1620, 180, 0, 3.0, 540, 810),  // height unconstrained
         (6000, 4000, 400, 400, 1.0, 400, 267),  // large photo
     ])
-    func fitsBox(_ c: (Int, Int, Int, Int, Double, Int, Int)) throws {
+    func fitsBox(_ shape: (Int, Int, Int, Int, Double, Int, Int)) throws {
+        let (width, height, boxWidth, boxHeight, scale, expectedWidth, expectedHeight) = shape
         let image = try thumbnailer.thumbnail(
-            try synth(c.0, c.1), fitting: ThumbnailRequest(width: c.2, height: c.3, scale: c.4))
-        #expect(image.width == c.5)
-        #expect(image.height == c.6)
+            try synth(width, height), fitting: ThumbnailRequest(width: boxWidth, height: boxHeight, scale: scale))
+        #expect(image.width == expectedWidth)
+        #expect(image.height == expectedHeight)
         #expect(image.bands == 3)
-        #expect(image.cost == c.5 * c.6 * 3)
+        #expect(image.cost == expectedWidth * expectedHeight * 3)
         #expect(image.pixels.count == image.cost)
-        #expect(image.source == ImageHeader(format: .jpeg, width: c.0, height: c.1, byteCount: image.source.byteCount))
+        #expect(image.source == ImageHeader(format: .jpeg, width: width, height: height, byteCount: image.source.byteCount))
     }
 
     @Test("libvips runs without liborc's run-time vector code unless configured to")
@@ -69,21 +70,23 @@ struct ThumbnailerTests {
         (.webp(quality: 80), .webp, true, 4),
         (.gif, .gif, false, 3),
     ])
-    func formats(_ c: (EncodedFormat, ImageFormat, Bool, Int)) throws {
-        let image = try thumbnailer.thumbnail(try synth(640, 480, c.0, alpha: c.2), fitting: .square(160))
-        #expect(image.source.format == c.1)
+    func formats(_ format: (EncodedFormat, ImageFormat, Bool, Int)) throws {
+        let (encoding, sniffed, alpha, bands) = format
+        let image = try thumbnailer.thumbnail(try synth(640, 480, encoding, alpha: alpha), fitting: .square(160))
+        #expect(image.source.format == sniffed)
         #expect((image.width, image.height) == (160, 120))
-        #expect(image.bands == c.3)
-        #expect(image.cost == 160 * 120 * c.3)
+        #expect(image.bands == bands)
+        #expect(image.cost == 160 * 120 * bands)
     }
 
     @Test(
         "decodes HEIC and AVIF where this libvips has a HEIF loader",
         .enabled(if: LibVips.canLoad(.heic)),
         arguments: [(EncodedFormat.heic(quality: 60), ImageFormat.heic), (.avif(quality: 60), .avif)])
-    func heif(_ c: (EncodedFormat, ImageFormat)) throws {
-        let image = try thumbnailer.thumbnail(try synth(640, 480, c.0), fitting: .square(160))
-        #expect(image.source.format == c.1)
+    func heif(_ format: (EncodedFormat, ImageFormat)) throws {
+        let (encoding, sniffed) = format
+        let image = try thumbnailer.thumbnail(try synth(640, 480, encoding), fitting: .square(160))
+        #expect(image.source.format == sniffed)
         #expect((image.width, image.height) == (160, 120))
         #expect(image.bands == 3)
     }

@@ -1,24 +1,24 @@
 /// The one queue FIFO, LRU, CLOCK and SIEVE keep their entries in: oldest at the front, each
 /// entry with a reference bit. Opaque outside this module: only those policies read or change it.
 public struct SlotQueue {
-    var table = SlotTable()
-    var list = SlotList(id: 1)
+    @usableFromInline var table = SlotTable()
+    @usableFromInline var list = SlotList(id: 1)
 
-    init() {}
+    @inlinable init() {}
 
-    var isEmpty: Bool { list.isEmpty }
-    var front: Slot { list.front }
+    @inlinable var isEmpty: Bool { list.isEmpty }
+    @inlinable var front: Slot { list.front }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func append(_ slot: Slot, cost: Int) { table.append(slot, cost: cost, to: &list) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func unlink(_ slot: Slot) { table.unlink(slot, from: &list) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func moveToBack(_ slot: Slot) { table.moveToBack(slot, in: &list) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func popFront() -> Slot? { table.popFront(&list) }
 
     /// Every entry, oldest first.
@@ -43,13 +43,16 @@ public protocol SingleQueuePolicy: EvictionPolicy {
     static var marksHits: Bool { get }
 }
 
+// Inlinable: a policy's calls from another module (the simulator's loop) would otherwise run
+// these generic members unspecialised, a copy of the queue per call.
 extension SingleQueuePolicy {
-    public var totalCost: Int { queue.list.cost }
-    public var count: Int { queue.list.count }
+    @inlinable public var totalCost: Int { queue.list.cost }
+    @inlinable public var count: Int { queue.list.count }
 
-    public func contains(_ slot: Slot) -> Bool { queue.table.queue(of: slot) != 0 }
-    public func prefetch(_ slot: Slot) { queue.table.prefetch(slot, counter: Self.marksHits) }
+    @inlinable public func contains(_ slot: Slot) -> Bool { queue.table.queue(of: slot) != 0 }
+    @inlinable public func prefetch(_ slot: Slot) { queue.table.prefetch(slot, counter: Self.marksHits) }
 
+    @inlinable
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         queue.table.reserve(entry.slot)
         makeRoom(for: entry.cost, evict: evict)
@@ -58,7 +61,7 @@ extension SingleQueuePolicy {
         return true
     }
 
-    public mutating func remove(_ slot: Slot) { queue.unlink(slot) }
+    @inlinable public mutating func remove(_ slot: Slot) { queue.unlink(slot) }
 
-    public mutating func removeAll() { queue = SlotQueue() }
+    @inlinable public mutating func removeAll() { queue = SlotQueue() }
 }

@@ -3,35 +3,54 @@
 /// entry's cost and which queue holds it, kept together per slot so a list
 /// operation touches one cache line per entry; and a small per-policy counter
 /// (reference bit, visited bit, frequency) beside them.
+@usableFromInline
 struct SlotTable {
-    static let none: Slot = -1
+    @usableFromInline static let none: Slot = -1
 
-    struct Entry {
-        var previous: Slot = SlotTable.none
-        var next: Slot = SlotTable.none
-        var cost = 0
+    @usableFromInline
+    struct Entry: BitwiseCopyable {
+        @usableFromInline var previous: Slot = SlotTable.none
+        @usableFromInline var next: Slot = SlotTable.none
+        @usableFromInline var cost = 0
         /// Which queue holds the slot; 0 means not resident.
-        var queue: UInt8 = 0
+        @usableFromInline var queue: UInt8 = 0
+
+        init() {}
+
+        @inlinable
+        init(previous: Slot, next: Slot, cost: Int, queue: UInt8) {
+            self.previous = previous
+            self.next = next
+            self.cost = cost
+            self.queue = queue
+        }
     }
 
-    private(set) var entries: [Entry] = []
+    // Inlinable, with the methods below, so the simulator (another module) inlines the
+    // single-queue policies' shared steps (`SingleQueuePolicy`) into its loop.
+    @usableFromInline var entries: [Entry] = []
     /// Policy-defined small counter.
-    var counter: [UInt8] = []
+    @usableFromInline var counter: [UInt8] = []
+
+    init() {}
 
     /// Slots covered so far.
     var capacity: Int { entries.count }
 
     /// Grows the arrays to cover `slot`, doubling so growth is amortised O(1).
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func reserve(_ slot: Slot) {
-        let needed = Int(slot) + 1
-        guard needed > entries.count else { return }
-        let grown = max(needed, entries.count * 2, 16)
+        if Int(slot) >= entries.count { grow(toCover: slot) }
+    }
+
+    @usableFromInline
+    mutating func grow(toCover slot: Slot) {
+        let grown = max(Int(slot) + 1, entries.count * 2, 16)
         entries = .inHugePages(count: grown, copying: entries, filledWith: Entry())
         counter = .inHugePages(count: grown, copying: counter, filledWith: 0)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func queue(of slot: Slot) -> UInt8 {
         Int(slot) < entries.count ? entries[Int(slot)].queue : 0
     }
@@ -40,20 +59,20 @@ struct SlotTable {
     func cost(of slot: Slot) -> Int { entries[Int(slot)].cost }
 
     /// Starts loading `slot`'s entry, and its counter when the policy reads it on a hit.
-    @inline(__always)
+    @inlinable @inline(__always)
     func prefetch(_ slot: Slot, counter readsCounter: Bool = false) {
         entries.prefetch(Int(slot))
         if readsCounter { counter.prefetch(Int(slot)) }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func after(_ slot: Slot) -> Slot { entries[Int(slot)].next }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func before(_ slot: Slot) -> Slot { entries[Int(slot)].previous }
 
     /// Appends `slot` at the back (newest end) of `list`.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func append(_ slot: Slot, cost entryCost: Int, to list: inout SlotList) {
         entries[Int(slot)] = Entry(previous: list.back, next: Self.none, cost: entryCost, queue: list.id)
         if list.back != Self.none { entries[Int(list.back)].next = slot } else { list.front = slot }
@@ -63,7 +82,7 @@ struct SlotTable {
     }
 
     /// Unlinks `slot` from `list` (which must hold it) and marks it not resident.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func unlink(_ slot: Slot, from list: inout SlotList) {
         let entry = entries[Int(slot)]
         if entry.previous != Self.none { entries[Int(entry.previous)].next = entry.next } else { list.front = entry.next }
@@ -82,7 +101,7 @@ struct SlotTable {
     }
 
     /// Moves `slot` to the back of the list that holds it.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func moveToBack(_ slot: Slot, in list: inout SlotList) {
         guard list.back != slot else { return }
         let entryCost = entries[Int(slot)].cost
@@ -91,7 +110,7 @@ struct SlotTable {
     }
 
     /// Unlinks and returns the oldest slot of `list`; nil when it is empty.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func popFront(_ list: inout SlotList) -> Slot? {
         let front = list.front
         guard front != Self.none else { return nil }
@@ -135,14 +154,15 @@ struct SlotFingerprints {
 }
 
 /// One queue threaded through a `SlotTable`: front is oldest, back is newest.
+@usableFromInline
 struct SlotList {
-    let id: UInt8
-    var front: Slot = SlotTable.none
-    var back: Slot = SlotTable.none
-    var count = 0
-    var cost = 0
+    @usableFromInline let id: UInt8
+    @usableFromInline var front: Slot = SlotTable.none
+    @usableFromInline var back: Slot = SlotTable.none
+    @usableFromInline var count = 0
+    @usableFromInline var cost = 0
 
-    init(id: UInt8) { self.id = id }
+    @inlinable init(id: UInt8) { self.id = id }
 
-    var isEmpty: Bool { front == SlotTable.none }
+    @inlinable var isEmpty: Bool { front == SlotTable.none }
 }
