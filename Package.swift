@@ -109,9 +109,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // One test target per library target; LoadingTests holds the HTTP fetcher and the
+        // origin together (each is the other's other end), ImageCacheBenchTests the bench and its CLI.
+        .testTarget(name: "CacheEngineTests", dependencies: ["CacheEngine"], swiftSettings: strict),
         .testTarget(
             name: "ImagePipelineTests",
-            dependencies: ["CacheEngine", "CVips", "ImagePipeline", "CacheSimulation", "ImageSynthesis", "PipelineTesting"], swiftSettings: strict),
+            // CacheSimulation: the pipeline's decision log replayed by the simulator (ObservedOrderTests).
+            dependencies: ["CVips", "ImagePipeline", "CacheSimulation", "ImageSynthesis", "PipelineTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "CacheSimulationTests",
+            dependencies: ["CacheEngine", "ImagePipeline", "Workloads", "CacheSimulation"], swiftSettings: strict),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads"], swiftSettings: strict),
         .testTarget(
             name: "LoadingTests",

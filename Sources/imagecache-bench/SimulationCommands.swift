@@ -227,6 +227,8 @@ struct GateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Allowed relative slowdown of timings (0.5 = 50%).") var timingThreshold = 0.5
     @Flag(help: "Write the run's figures as the new baseline instead of comparing (after a deliberate change).")
     var updateBaseline = false
+    @Flag(help: "Print the verdict as JSON (passed, compared, regressions, improvements, new figures) instead of text.")
+    var json = false
     @Flag(help: "When another command made the baseline, compare the figures both runs have instead of refusing.")
     var sharedFiguresOnly = false
 
@@ -256,7 +258,7 @@ struct GateCommand: ParsableCommand {
         thresholds.timingRelative = timingThreshold
         thresholds.comparesSharedFiguresOnly = sharedFiguresOnly
         let outcome = try Gate.compare(try Gate.load(results), baseline: try Gate.load(baseline), thresholds: thresholds)
-        print(outcome.report)
+        print(json ? try jsonText(outcome) : outcome.report)
         guard outcome.compared > 0 else { throw ValidationError("the baseline has no figures to compare") }
         if !outcome.passed { throw ExitCode.failure }
     }

@@ -119,13 +119,16 @@ struct BenchCommandsTests {
     func keys() async throws {
         let trace = try CraftedTrace.write()
         defer { CraftedTrace.remove(trace) }
-        let output = try await BenchProcess.run(["keys", trace, "--keys", "lastPathComponent,joinedPath,normalized", "--no-files"])
+        let output = try await BenchProcess.run(["keys", trace, "--keys", "lastPathComponent,joinedPath,normalized", "--json", "--no-files"])
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.contains("key \"photo.jpg\" names 2 pictures"))
-        #expect(output.stdout.contains(CraftedTrace.first) && output.stdout.contains(CraftedTrace.second))
-        let rows = output.stdout.split(separator: "\n").filter { $0.contains("crafted") && !$0.contains(",") }
-        let normalized = try #require(rows.first { $0.contains(" normalized ") })
-        #expect(normalized.split(separator: " ").contains("0"))
+        let rows = try Self.json(output).keyComparisons
+        let lastPath = try #require(rows.first { $0.keyStrategy == "lastPathComponent" })
+        let collision = try #require(lastPath.worstCollisions.first)
+        #expect(collision.key == "photo.jpg" && collision.pictures == 2)
+        #expect(Set([collision.first, collision.second]) == [CraftedTrace.first, CraftedTrace.second])
+        #expect(lastPath.wrongImages > 0)
+        let normalized = try #require(rows.first { $0.keyStrategy == "normalized" })
+        #expect(normalized.wrongImages == 0 && normalized.worstCollisions.isEmpty)
     }
 
     @Test("sweep writes the curve data, CSV, report and results; memwarn compares reactions")
@@ -161,9 +164,10 @@ struct BenchCommandsTests {
         let run = try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "-o", directory])
         #expect(run.status == 0, "\(run.stderr)")
         let results = directory + "/results.json"
-        let same = try await BenchProcess.run(["gate", results, "--baseline", results])
+        let same = try await BenchProcess.run(["gate", results, "--baseline", results, "--json"])
         #expect(same.status == 0, "\(same.stdout)")
-        #expect(same.stdout.contains("0 regressed"))
+        let verdict = try JSONDecoder().decode(Gate.Outcome.self, from: Data(same.stdout.utf8))
+        #expect(verdict.passed && verdict.compared > 0 && verdict.regressions.isEmpty && verdict.improvements.isEmpty)
 
         // A baseline whose hit ratio was higher: the run now regresses.
         var baseline = try Gate.load(results)
@@ -179,10 +183,14 @@ struct BenchCommandsTests {
         baseline.figures[index].value += 0.01
         let doctored = directory + "/baseline.json"
         try JSONEncoder().encode(baseline).write(to: URL(fileURLWithPath: doctored))
-        let regressed = try await BenchProcess.run(["gate", results, "--baseline", doctored, "--deterministic-only"])
+        let regressed = try await BenchProcess.run(["gate", results, "--baseline", doctored, "--deterministic-only", "--json"])
         #expect(regressed.status == 1)
-        #expect(regressed.stdout.contains("1 regressed"))
-        #expect(regressed.stdout.contains("✗ " + baseline.figures[index].id))
+        let failed = try JSONDecoder().decode(Gate.Outcome.self, from: Data(regressed.stdout.utf8))
+        #expect(!failed.passed && failed.regressions.map(\.id) == [baseline.figures[index].id])
+        #expect(failed.regressions.first?.baseline == baseline.figures[index].value)
+        // People read the same verdict as text, the regressed figure named.
+        let text = try await BenchProcess.run(["gate", results, "--baseline", doctored, "--deterministic-only"])
+        #expect(text.status == 1 && text.stdout.contains("✗ " + baseline.figures[index].id))
     }
 
     @Test("gate refuses figures it cannot judge (nan, duplicates) and a baseline another command made")
@@ -213,9 +221,10 @@ struct BenchCommandsTests {
         // The lru-only run against the lru+fifo baseline: refused, then compared on what both have.
         let other = try await BenchProcess.run(["gate", results, "--baseline", directory + "/two/results.json"])
         #expect(other.status == 1 && other.stderr.contains("--policy lru,fifo") && other.stderr.contains("--shared-figures-only"), "\(other.stderr)")
-        let shared = try await BenchProcess.run(["gate", results, "--baseline", directory + "/two/results.json", "--shared-figures-only"])
+        let shared = try await BenchProcess.run(["gate", results, "--baseline", directory + "/two/results.json", "--shared-figures-only", "--json"])
         #expect(shared.status == 0, "\(shared.stdout)\(shared.stderr)")
-        #expect(shared.stdout.contains("0 regressed") && shared.stdout.contains("compared on the figures both have"))
+        let onShared = try JSONDecoder().decode(Gate.Outcome.self, from: Data(shared.stdout.utf8))
+        #expect(onShared.passed && onShared.compared > 0 && onShared.notInThisRun > 0)
     }
 
     @Test("usage errors exit with status 2 and say what to do; a missing trace is a one-line error")

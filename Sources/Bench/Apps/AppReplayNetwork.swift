@@ -37,8 +37,12 @@ final class AppReplayNetwork: ImageFetcher {
         if let request = Self.request, loads.indices.contains(request) {
             if loads[request].offline { throw FetchError.connection("offline") }
             if loads[request].cancelled {
-                // Held until the app's cancel reaches this task; the replay sends it as the load returns.
-                while !Task.isCancelled { await Task.yield() }
+                // Held until the app's cancel reaches this task (the replay sends it as the load
+                // returns): a sleep ends at once when its task is cancelled. Bounded, so a cancel
+                // that never came fails the download rather than hanging the replay.
+                try? await Task.sleep(for: .seconds(600))
+                try Task.checkCancellation()
+                throw FetchError.connection("the app's cancel never came")
             }
         }
         try Task.checkCancellation()

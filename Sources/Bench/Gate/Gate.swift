@@ -16,7 +16,7 @@ public enum Gate {
         public init() {}
     }
 
-    public struct Finding: Sendable, Equatable {
+    public struct Finding: Sendable, Equatable, Codable {
         public var id: String
         public var baseline: Double
         public var current: Double?
@@ -33,7 +33,7 @@ public enum Gate {
         }
     }
 
-    public struct Outcome: Sendable {
+    public struct Outcome: Sendable, Codable {
         public var compared = 0
         public var regressions: [Finding] = []
         public var improvements: [Finding] = []
@@ -43,6 +43,30 @@ public enum Gate {
         public var notInThisRun = 0
 
         public var passed: Bool { regressions.isEmpty }
+
+        private enum CodingKeys: String, CodingKey { case passed, compared, regressions, improvements, new, notInThisRun }
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            compared = try container.decode(Int.self, forKey: .compared)
+            regressions = try container.decode([Finding].self, forKey: .regressions)
+            improvements = try container.decode([Finding].self, forKey: .improvements)
+            new = try container.decode([String].self, forKey: .new)
+            notInThisRun = try container.decode(Int.self, forKey: .notInThisRun)
+        }
+
+        /// The verdict for machines (`gate --json`): `passed` first, then every finding.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(passed, forKey: .passed)
+            try container.encode(compared, forKey: .compared)
+            try container.encode(regressions, forKey: .regressions)
+            try container.encode(improvements, forKey: .improvements)
+            try container.encode(new, forKey: .new)
+            try container.encode(notInThisRun, forKey: .notInThisRun)
+        }
 
         public var report: String {
             var lines = ["gate: compared \(compared) figures: \(regressions.count) regressed, \(improvements.count) improved, \(new.count) new"]

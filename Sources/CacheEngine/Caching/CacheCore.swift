@@ -5,16 +5,16 @@
 ///
 /// Time is a caller-supplied `UInt64` in nanoseconds: the monotonic clock in the
 /// live cache, trace time in the simulator.
-public struct CacheCore<Policy: EvictionPolicy> {
+package struct CacheCore<Policy: EvictionPolicy> {
     @usableFromInline var storedPolicy: Policy
     @usableFromInline var counters = CacheStatistics()
-    @inlinable public var policy: Policy { storedPolicy }
-    @inlinable public var statistics: CacheStatistics { counters }
+    @inlinable package var policy: Policy { storedPolicy }
+    @inlinable package var statistics: CacheStatistics { counters }
     /// Entries older than this (nanoseconds since insertion) are expired; nil for never.
-    public let timeToLive: UInt64?
+    package let timeToLive: UInt64?
     /// Whether last-use times are kept (for idle trims). A simulation whose
     /// reactions never trim idle entries skips them: one less random write per request.
-    public let tracksLastUse: Bool
+    package let tracksLastUse: Bool
     // Internal but inlinable-visible: the simulator (another module) specialises
     // this struct per policy; unspecialised, a simulated request was 4× slower.
     @usableFromInline var lastUse: [UInt64] = []
@@ -23,24 +23,24 @@ public struct CacheCore<Policy: EvictionPolicy> {
     @usableFromInline var slotRange = 0
 
     @inlinable
-    public init(policy: Policy, timeToLive: UInt64? = nil, tracksLastUse: Bool = true) {
+    package init(policy: Policy, timeToLive: UInt64? = nil, tracksLastUse: Bool = true) {
         self.storedPolicy = policy
         self.timeToLive = timeToLive
         self.tracksLastUse = tracksLastUse
     }
 
-    @inlinable public var limits: CacheLimits { storedPolicy.limits }
-    @inlinable public var totalCost: Int { storedPolicy.totalCost }
-    @inlinable public var count: Int { storedPolicy.count }
+    @inlinable package var limits: CacheLimits { storedPolicy.limits }
+    @inlinable package var totalCost: Int { storedPolicy.totalCost }
+    @inlinable package var count: Int { storedPolicy.count }
 
     /// A hint that `slot` is about to be looked up (`EvictionPolicy.prefetch`).
     @inlinable @inline(__always)
-    public func prefetch(_ slot: Slot) { storedPolicy.prefetch(slot) }
+    package func prefetch(_ slot: Slot) { storedPolicy.prefetch(slot) }
 
     /// Looks `slot` up; a hit refreshes it. An expired entry is removed, reported
     /// to `removed`, and counts as a miss.
     @inlinable @inline(__always)
-    public mutating func lookup(_ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
+    package mutating func lookup(_ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
         guard storedPolicy.contains(slot) else {
             counters.misses += 1
             return false
@@ -65,7 +65,7 @@ public struct CacheCore<Policy: EvictionPolicy> {
 
     /// Counts a lookup of a key the owner knows is absent.
     @inlinable @inline(__always)
-    public mutating func recordMiss() { counters.misses += 1 }
+    package mutating func recordMiss() { counters.misses += 1 }
 
     /// Stores an entry in `entry.slot`. A slot already resident is replaced: its
     /// entry leaves (counted in `removals`, not reported) and the new one enters
@@ -75,7 +75,7 @@ public struct CacheCore<Policy: EvictionPolicy> {
     /// Returns false when it is too large or the policy declines it (the slot is then
     /// empty); `removed` hears every other entry evicted to make room.
     @inlinable @inline(__always)
-    public mutating func insert(_ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
+    package mutating func insert(_ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
         if storedPolicy.contains(entry.slot) {
             storedPolicy.remove(entry.slot)
             counters.removals += 1
@@ -105,7 +105,7 @@ public struct CacheCore<Policy: EvictionPolicy> {
 
     /// Removes a resident entry at its owner's request (not an eviction).
     @inlinable
-    public mutating func remove(_ slot: Slot) {
+    package mutating func remove(_ slot: Slot) {
         guard storedPolicy.contains(slot) else { return }
         storedPolicy.remove(slot)
         counters.removals += 1
@@ -115,7 +115,7 @@ public struct CacheCore<Policy: EvictionPolicy> {
     /// of 0 empties the cache, entries that cost nothing included (a policy that
     /// evicts newest first would otherwise keep the oldest free ones).
     @inlinable
-    public mutating func trim(toCost target: Int, removed: (Slot, EvictionReason) -> Void) {
+    package mutating func trim(toCost target: Int, removed: (Slot, EvictionReason) -> Void) {
         while storedPolicy.totalCost > max(target, 0) || (target <= 0 && storedPolicy.count > 0),
               let victim = storedPolicy.evictNext() {
             counters.trimmed += 1
@@ -125,7 +125,7 @@ public struct CacheCore<Policy: EvictionPolicy> {
 
     /// Drops every entry whose last use is before `cutoff`.
     @inlinable
-    public mutating func trimIdle(usedBefore cutoff: UInt64, removed: (Slot, EvictionReason) -> Void) {
+    package mutating func trimIdle(usedBefore cutoff: UInt64, removed: (Slot, EvictionReason) -> Void) {
         precondition(tracksLastUse || cutoff == .max, "idle trims need last-use times")
         for index in 0..<slotRange where storedPolicy.contains(Slot(index)) && (cutoff == .max || lastUse[index] < cutoff) {
             storedPolicy.remove(Slot(index))
@@ -136,20 +136,20 @@ public struct CacheCore<Policy: EvictionPolicy> {
 
     /// Drops every entry; the policy keeps its history (ghosts, frequencies).
     @inlinable
-    public mutating func removeAll(removed: (Slot, EvictionReason) -> Void) {
+    package mutating func removeAll(removed: (Slot, EvictionReason) -> Void) {
         trimIdle(usedBefore: .max, removed: removed)
     }
 
     /// Starts over as a new process would: no entries and no policy history.
     /// Nothing is counted as evicted or trimmed.
     @inlinable
-    public mutating func restart() {
+    package mutating func restart() {
         storedPolicy.removeAll()
     }
 
     /// Applies a memory-pressure reaction.
     @inlinable
-    public mutating func respond(
+    package mutating func respond(
         to reaction: MemoryPressureReaction, now: UInt64, removed: (Slot, EvictionReason) -> Void
     ) {
         switch reaction {

@@ -201,7 +201,7 @@ public final class DiskCache: Sendable {
 
     /// Bytes an entry file adds to its payload (the key and the trailer): what
     /// the byte limit counts besides the payload.
-    public static func entryOverhead(forKey key: String) -> Int { key.utf8.count + DiskEntryFormat.trailerSize }
+    package static func entryOverhead(forKey key: String) -> Int { key.utf8.count + DiskEntryFormat.trailerSize }
 
     public var totalBytes: Int { state.withLock { $0.model.totalBytes } }
     public var count: Int { state.withLock { $0.model.count } }

@@ -1,5 +1,4 @@
 import Testing
-@testable import ImagePipeline
 @testable import CacheEngine
 
 @Suite("Eviction policies on hand-worked traces")

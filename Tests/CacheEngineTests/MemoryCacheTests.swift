@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import ImagePipeline
+@testable import CacheEngine
 
 @Suite("MemoryCache")
 struct MemoryCacheTests {
@@ -81,49 +81,6 @@ struct MemoryCacheTests {
         cache.trimIdle(olderThan: .milliseconds(350))
         #expect(cache.value(for: "old") == nil)
         #expect(cache.value(for: "new") == "new")
-    }
-
-    @Test("memory warnings reach the cache through a monitor, per level")
-    func pressureMonitor() async {
-        let cache = cache(1_000)
-        for index in 0..<10 { cache.insert("\(index)", for: "\(index)", cost: 100) }
-        let source = ManualPressureSource()
-        let monitor = MemoryPressureMonitor(
-            source: source, policy: MemoryPressurePolicy(warning: .trimToFraction(0.5), critical: .purgeAll),
-            responders: [cache])
-        let running = Task { await monitor.run() }
-        await waitUntil { source.hasSubscribers }
-        source.send(.warning)
-        await waitUntil { cache.totalCost <= 500 }
-        #expect(cache.totalCost == 500)
-        source.send(.critical)
-        await waitUntil { cache.count == 0 }
-        source.finish()
-        #expect(await running.value == 2)
-    }
-
-    @Test("a scheduled source fires repeatedly until cancelled")
-    func scheduledSource() async {
-        var received = 0
-        for await level in ScheduledPressureSource(every: .milliseconds(10), level: .critical).events() {
-            #expect(level == .critical)
-            received += 1
-            if received == 3 { break }
-        }
-        #expect(received == 3)
-    }
-
-    @Test("PSI is either armed on a real file or cleanly unavailable")
-    func pressureStall() {
-        do {
-            let source = try PressureStallSource()
-            #expect(source.path.hasSuffix("memory.pressure") || source.path == "/proc/pressure/memory")
-        } catch {
-            #expect(error.description.contains("unavailable"))
-        }
-        #expect(throws: PressureStallSource.Failure.self) {
-            try PressureStallSource(candidates: ["/nonexistent/memory.pressure"])
-        }
     }
 
     @Test("many tasks with memory warnings: limits hold, counters add up", arguments: [EvictionPolicyKind.lru, .s3fifo(moveToMainThreshold: 1), .wTinyLFU])
@@ -252,37 +209,4 @@ struct CollidingKey: Hashable, Sendable, CacheFingerprintable {
     var id: Int
     func hash(into hasher: inout Hasher) { hasher.combine(0) }
     var cacheFingerprint: UInt64 { UInt64(id) }
-}
-
-@Suite("ImageMemoryCache")
-struct ImageMemoryCacheTests {
-    @Test("counts decoded pixel bytes, not encoded bytes")
-    func costIsPixels() throws {
-        let jpeg = try synth(1200, 630)
-        let image = try Thumbnailer().thumbnail(jpeg, fitting: ThumbnailRequest(width: 120, height: 80, scale: 3))
-        let cache = ImageMemoryCache<String>(.init(limits: CacheLimits(costLimit: 10 * image.cost)))
-        #expect(cache.insert(image, for: "cover"))
-        #expect(cache.totalCost == 360 * 189 * 3)
-        #expect(cache.totalCost > jpeg.count)  // pixels outweigh the encoded bytes
-        #expect(cache.image(for: "cover")?.pixels == image.pixels)
-        cache.remove("cover")
-        #expect(cache.image(for: "cover") == nil)
-    }
-
-    @Test("get-or-insert in one call decides and counts as a lookup then an insert", arguments: EvictionPolicyKind.allCases)
-    func getOrInsertMatchesLookupThenInsert(_ kind: EvictionPolicyKind) {
-        let limits = CacheLimits(costLimit: 5_000, countLimit: 300, maxEntryFraction: 0.2)
-        let fused = MemoryCache<Int, Int>(.init(limits: limits, policy: kind, stripes: CacheStripes(2)))
-        let apart = MemoryCache<Int, Int>(.init(limits: limits, policy: kind, stripes: CacheStripes(2)))
-        var generator = SplitMix64(seed: 5)
-        for _ in 0..<20_000 {
-            let key = Int(generator.next() % 1_000)
-            let cost = 1 + key % 40
-            let value = fused.value(for: key, orInsert: { (key * 2, cost) }, missCost: key)
-            #expect(value == key * 2)
-            if apart.value(for: key) == nil { apart.insert(key * 2, for: key, cost: cost, missCost: key) }
-        }
-        #expect(fused.statistics == apart.statistics)
-        #expect(fused.totalCost == apart.totalCost && fused.count == apart.count)
-    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ImagePipeline
+@testable import CacheEngine
 
 @Suite("Policies under random operations")
 struct PolicyInvariantTests {

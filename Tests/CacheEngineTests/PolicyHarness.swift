@@ -1,4 +1,4 @@
-@testable import ImagePipeline
+@testable import CacheEngine
 
 /// Drives a policy directly with named keys A, B, C… (slot = letter index,
 /// fingerprint = slot) and records what it evicts.

@@ -60,7 +60,7 @@ func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async
 struct TimedOut: Error {}
 
 @Suite("ImagePipeline against the loopback origin")
-struct ImagePipelineTests {
+struct PipelineOverHTTPTests {
     @Test("network, then memory; with memory purged, disk and no network")
     func tiers() async throws {
         let harness = try await Harness.make()

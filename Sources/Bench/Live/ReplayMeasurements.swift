@@ -1,0 +1,56 @@
+import Histogram
+import ImagePipeline
+import CacheSimulation
+
+/// What a live replay measured: latency by where each answer came from, decode times,
+/// outcomes, and per request where the pipeline answered it, in the simulator's terms.
+struct ReplayMeasurements {
+    var latency: [ImageResponse.Source: Histogram<UInt64>] = [:]
+    var decode = Histogram<UInt64>.microseconds()
+    var failed = 0
+    var cancelled = 0
+    var finished = 0
+    /// Per request position (a waiter joined a flight; an origin answer was downloaded; a
+    /// failure, an error shown as nothing, is offline's answer).
+    var answers: [CacheSimulator.Answer]
+
+    init(requests: Int) { answers = Array(repeating: .unanswered, count: requests) }
+
+    /// Records request `position`'s outcome, `elapsed` microseconds after it was asked for.
+    mutating func record(_ outcome: Result<ImageResponse, any Error>, position: Int, elapsed: UInt64) {
+        finished += 1
+        switch outcome {
+        case .success(let response):
+            latency[response.source, default: .microseconds()].record(elapsed)
+            if let decode = response.timings.decode { self.decode.record(UInt64(max(decode.seconds * 1e6, 1))) }
+            answers[position] = switch response.source {
+            case .memory: .memory
+            case .joined: .joined
+            case .disk: .disk
+            case .origin: .origin
+            }
+        case .failure(is CancellationError):
+            cancelled += 1
+            answers[position] = .cancelled
+        case .failure:
+            failed += 1
+            answers[position] = .offline
+        }
+    }
+
+    /// The requests answered otherwise than `simulated`, counted per "live / simulated" pair.
+    func differences(from simulated: [CacheSimulator.Answer]) -> [String: Int] {
+        var differences: [String: Int] = [:]
+        for (live, simulated) in zip(answers, simulated) where live != simulated {
+            differences["\(live) / \(simulated)", default: 0] += 1
+        }
+        return differences
+    }
+}
+
+extension Histogram<UInt64> {
+    /// Microseconds from 1 µs to 10 minutes, three significant digits.
+    static func microseconds() -> Histogram<UInt64> {
+        Histogram(lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+    }
+}
