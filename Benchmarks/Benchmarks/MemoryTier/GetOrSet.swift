@@ -11,7 +11,8 @@ import ImagePipeline
 /// is Zipf(0.8) over 11,000 keys with the same room (over 90 % hits). Two threads
 /// each take half of the stream. `MemoryCache` rows use its get-or-insert call
 /// (`value(for:orInsert:)`, one lock and one lookup); `lookup+insert` makes the two
-/// calls. `16S`: the cache in 16 stripes, each with its own lock.
+/// calls. `16S`: the cache in 16 stripes, each with its own lock. `TextbookLRU`: the peer,
+/// a dictionary of nodes on a linked list behind one lock.
 func getOrSetBenchmarks() {
     let opsPerSecond = BenchmarkMetric.custom("ops/s (k)", polarity: .prefersLarger, useScalingFactor: false)
     let streams = [
@@ -40,6 +41,13 @@ func getOrSetBenchmarks() {
                 let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: .lru))
                 measure(stream, threads: threads, in: benchmark, reporting: opsPerSecond) { _, key in
                     if cache.value(for: key) == nil { cache.insert(key, for: key, cost: 1) }
+                }
+            }
+            // The peer: a textbook LRU (`TextbookLRUCache`, Nuke's `Cache` built the same way).
+            Benchmark("get-or-set \(name) TextbookLRU \(threads)T", configuration: configuration) { benchmark in
+                let cache = TextbookLRUCache<Int, Int>(countLimit: limits.countLimit)
+                measure(stream, threads: threads, in: benchmark, reporting: opsPerSecond) { _, key in
+                    if cache.value(for: key) == nil { cache.set(key, for: key) }
                 }
             }
             Benchmark("get-or-set \(name) NSCache \(threads)T", configuration: configuration) { benchmark in
