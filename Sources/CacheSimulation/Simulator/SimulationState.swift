@@ -25,14 +25,8 @@ struct SimulationState<Policy: EvictionPolicy> {
     var droppedByWarning: [Bool]
     /// The warning being recovered from: when it came and the cost held before it.
     var recovering: (time: UInt64, target: Int)?
-    /// With `inFlight`: requests whose thumbnails have not landed, oldest
-    /// first (from `pendingStart`), and how many are in flight per memory key.
-    let window: Int
-    var pending: [Landing] = []
-    var pendingStart = 0
-    /// Requests holding a place in the window: those pending and those waiting on them.
-    var occupied = 0
-    var flightsByKey: [Int32]
+    /// With `inFlight`: the requests whose thumbnails have not landed.
+    var window: InFlightWindow
     /// Downloads whose originals are not on disk yet, oldest first (from
     /// `downloadsStart`), at most `downloadWindow`; how many per original.
     /// One: downloads are short next to decoding, and on the loopback replay a wider
@@ -52,26 +46,11 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// The app's footprint on the configuration's device; in observed order the live replay's
     /// own accounting decides, and its warnings and ends come as steps of their own.
     var footprint: DeviceFootprint?
-    /// Costs of the requests in flight (their images being decoded), with `inFlight`.
-    var pendingCost = 0
     /// The session (launch) running: when its first and last requests came, whether the app was ended in it.
     var session: (first: UInt64, last: UInt64)?
     var sessionInterrupted = false
 
-    /// What a request leaves behind once its image is in hand.
-    struct Landing {
-        let index: Int
-        let key: Slot
-        let cost: Int
-        let size: Int
-        let now: UInt64
-        let source: TierPlan.Source
-        let fate: TierPlan.Fate
-        /// The picture it shows (content id and source URL).
-        let held: (content: Int32, source: Int32)
-        /// Requests for the same thumbnail waiting on this one.
-        var joiners = 0
-    }
+    typealias Landing = InFlightWindow.Landing
 
     init(trace: SimulationTrace, configuration: SimulationConfiguration, policy: Policy) {
         self.trace = trace
@@ -104,9 +83,8 @@ struct SimulationState<Policy: EvictionPolicy> {
         memoryHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.keyCount) : []
         diskHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.diskKeyCount) : []
         droppedByWarning = tracksWarnings ? Array(repeating: false, count: trace.keyCount) : []
-        window = trace.hasDetails ? max(configuration.inFlight, 1) : 1
-        flightsByKey = window > 1 ? Array(repeating: 0, count: trace.keyCount) : []
-        downloadsByOriginal = window > 1 ? Array(repeating: 0, count: trace.diskKeyCount) : []
+        window = InFlightWindow(capacity: trace.hasDetails ? max(configuration.inFlight, 1) : 1, keys: trace.keyCount)
+        downloadsByOriginal = window.capacity > 1 ? Array(repeating: 0, count: trace.diskKeyCount) : []
         myMarket = trace.hasDetails && configuration.coalescing == .myMarketAsShipped ? MyMarketCoalescerModel() : nil
         downloadedBefore = Array(repeating: false, count: trace.contentCount)
         if trace.hasDetails, let device = configuration.device {
@@ -164,7 +142,7 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// landing at once or, with `inFlight`, when the window forces it.
     @inline(__always)
     mutating func detailedRequest(_ index: Int, key: Slot, cost: Int, size: Int, now: UInt64) {
-        while occupied >= window { landOldest() }
+        while window.isFull { landOldest() }
         noteSessionRequest(at: now)
         bytesRequested &+= size
         let truth = (content: trace.contents[index], source: trace.sources[index])
@@ -182,14 +160,11 @@ struct SimulationState<Policy: EvictionPolicy> {
             if !answers.isEmpty { answers[index] = .unanswered }
             return
         }
-        if !flightsByKey.isEmpty, configuration.coalescing == .perWaiter, flightsByKey[Int(key)] > 0,
-           let flight = pending[pendingStart...].lastIndex(where: { $0.key == key }) {
+        if configuration.coalescing == .perWaiter, let held = window.join(key) {
             // A memory miss for a thumbnail in flight waits for it: answered as it is, stored once.
-            pending[flight].joiners += 1
-            occupied += 1
             hits &+= 1
             byteHits &+= size
-            check(served: pending[flight].held, truth: truth)
+            check(served: held, truth: truth)
             if !answers.isEmpty { answers[index] = .joined }
             return
         }
@@ -232,18 +207,15 @@ struct SimulationState<Policy: EvictionPolicy> {
             noteRefetch(key, size: size, fromOrigin: false)
         }
         let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: fate, held: held)
-        guard window > 1 else { return land(landing) }
-        pending.append(landing)
-        pendingCost += cost
-        occupied += 1
-        flightsByKey[Int(key)] += 1
+        guard window.capacity > 1 else { return land(landing) }
+        window.add(landing)
     }
 
     /// Stores the decoded thumbnail where the plan says (the original went to disk with the download).
     @inline(__always)
     mutating func land(_ landing: Landing) {
         // Its image is decoded beside what memory holds and the other images in flight.
-        let verdict = footprint?.decoded(held: memoryTier.totalCost, decoding: landing.cost &+ pendingCost) ?? .none
+        let verdict = footprint?.decoded(held: memoryTier.totalCost, decoding: landing.cost &+ window.pendingCost) ?? .none
         store(landing)
         switch verdict {
         case .none: break
@@ -275,7 +247,7 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// until then another size of the URL shares it.
     @inline(__always)
     mutating func download(_ index: Int, _ originalKey: Slot, stores: Bool) {
-        guard window > 1, originalKey >= 0 else {
+        guard window.capacity > 1, originalKey >= 0 else {
             if stores { landOriginal(index) }
             return
         }
@@ -307,23 +279,15 @@ struct SimulationState<Policy: EvictionPolicy> {
     }
 
     mutating func landOldest() {
-        let landing = pending[pendingStart]
+        let landing = window.removeOldest()
         // Its download finished before its decode did.
         while downloadsStart < downloads.count, downloads[downloadsStart].index <= landing.index { landOldestDownload() }
-        pendingStart += 1
-        pendingCost -= landing.cost
-        occupied -= 1 + landing.joiners
-        flightsByKey[Int(landing.key)] -= 1
         land(landing)
-        if pendingStart == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingStart = 0
-        }
     }
 
     /// Lands every request in flight (before an event, and at the end).
     mutating func landAll() {
-        while pendingStart < pending.count { landOldest() }
+        while !window.isEmpty { landOldest() }
         while downloadsStart < downloads.count { landOldestDownload() }
     }
 
@@ -448,14 +412,7 @@ extension SimulationState {
     /// are never shown, downloads in flight store nothing, and the next request starts the app again.
     mutating func endProcess(losing landing: Landing) {
         lose(landing)
-        for other in pending[pendingStart...] {
-            lose(other)
-            flightsByKey[Int(other.key)] -= 1
-        }
-        pending.removeAll(keepingCapacity: true)
-        pendingStart = 0
-        pendingCost = 0
-        occupied = 0
+        for other in window.removeAll() { lose(other) }
         for download in downloads[downloadsStart...] { downloadsByOriginal[Int(trace.diskKeys[download.index])] -= 1 }
         downloads.removeAll(keepingCapacity: true)
         downloadsStart = 0

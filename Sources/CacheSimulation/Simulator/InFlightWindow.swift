@@ -1,0 +1,80 @@
+import ImagePipeline
+
+/// The in-flight model's requests whose thumbnails have not landed, oldest first, in a window
+/// of `capacity` places: each such request holds one, and so does each request that joined it,
+/// until it lands. Empty and unused at a capacity of one (each request lands at once).
+struct InFlightWindow {
+    /// What a request leaves behind once its image is in hand.
+    struct Landing {
+        let index: Int
+        let key: Slot
+        let cost: Int
+        let size: Int
+        let now: UInt64
+        let source: TierPlan.Source
+        let fate: TierPlan.Fate
+        /// The picture it shows (content id and source URL).
+        let held: (content: Int32, source: Int32)
+        /// Requests for the same thumbnail waiting on this one.
+        var joiners = 0
+    }
+
+    let capacity: Int
+    private var pending: [Landing] = []
+    private var start = 0
+    /// Places held: the requests pending and those waiting on them.
+    private var occupied = 0
+    /// Requests pending per memory key.
+    private var flightsByKey: [Int32]
+    /// Costs of the images being decoded.
+    private(set) var pendingCost = 0
+
+    init(capacity: Int, keys: Int) {
+        self.capacity = capacity
+        flightsByKey = capacity > 1 ? Array(repeating: 0, count: keys) : []
+    }
+
+    var isFull: Bool { occupied >= capacity }
+    var isEmpty: Bool { start == pending.count }
+
+    /// A memory miss for `key` joins its newest flight, when one is pending: the picture it will show.
+    mutating func join(_ key: Slot) -> (content: Int32, source: Int32)? {
+        guard !flightsByKey.isEmpty, flightsByKey[Int(key)] > 0,
+              let flight = pending[start...].lastIndex(where: { $0.key == key }) else { return nil }
+        pending[flight].joiners += 1
+        occupied += 1
+        return pending[flight].held
+    }
+
+    mutating func add(_ landing: Landing) {
+        pending.append(landing)
+        pendingCost += landing.cost
+        occupied += 1
+        flightsByKey[Int(landing.key)] += 1
+    }
+
+    /// The oldest pending request, which lands now; its place and its joiners' are free.
+    mutating func removeOldest() -> Landing {
+        let landing = pending[start]
+        start += 1
+        pendingCost -= landing.cost
+        occupied -= 1 + landing.joiners
+        flightsByKey[Int(landing.key)] -= 1
+        if start == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        return landing
+    }
+
+    /// Every pending request, which will never land (the app was ended).
+    mutating func removeAll() -> ArraySlice<Landing> {
+        let lost = pending[start...]
+        for landing in lost { flightsByKey[Int(landing.key)] -= 1 }
+        pending.removeAll(keepingCapacity: true)
+        start = 0
+        pendingCost = 0
+        occupied = 0
+        return lost
+    }
+}
