@@ -15,9 +15,8 @@ struct SimulationState<Policy: EvictionPolicy> {
     var hits = 0, byteHits = 0, bytesRequested = 0
     var peakMemoryCost = 0, peakDiskBytes = 0
     var nextEvent = 0
-    var nextScheduledWarning: UInt64
-    let warningInterval: UInt64
-    let costThreshold: Int
+    /// Warnings the configuration makes besides the trace's.
+    var scheduledWarnings: WarningSchedule
     /// The picture (content id) and source URL each memory and disk key holds.
     var memoryHolds: [(content: Int32, source: Int32)]
     var diskHolds: [(content: Int32, source: Int32)]
@@ -27,14 +26,8 @@ struct SimulationState<Policy: EvictionPolicy> {
     var recovering: (time: UInt64, target: Int)?
     /// With `inFlight`: the requests whose thumbnails have not landed.
     var window: InFlightWindow
-    /// Downloads whose originals are not on disk yet, oldest first (from
-    /// `downloadsStart`), at most `downloadWindow`; how many per original.
-    /// One: downloads are short next to decoding, and on the loopback replay a wider
-    /// window shares several times the downloads live shares (BENCHMARKS.md).
-    let downloadWindow = 1
-    var downloads: [(index: Int, stores: Bool)] = []
-    var downloadsStart = 0
-    var downloadsByOriginal: [Int32]
+    /// With `inFlight`: the downloads whose originals are not on disk yet.
+    var downloads: DownloadWindow
     var sharedDownloads = 0
     /// My Market's coalescer by URL id, with that coalescing.
     var myMarket: MyMarketCoalescerModel<Int32>?
@@ -67,24 +60,13 @@ struct SimulationState<Policy: EvictionPolicy> {
             DiskIndexModel(byteLimit: $0.byteLimit, countLimit: $0.countLimit, lowWaterFraction: $0.lowWaterFraction)
         }
         result = SimulationResult(policy: configuration.policy.description)
-        switch configuration.warnings {
-        case .every(let seconds):
-            warningInterval = UInt64(max(seconds, 0.001) * 1e9)
-            costThreshold = .max
-        case .costAbove(let cost):
-            warningInterval = 0
-            costThreshold = cost
-        case .trace, .none:
-            warningInterval = 0
-            costThreshold = .max
-        }
-        nextScheduledWarning = warningInterval == 0 ? .max : (trace.times.first ?? 0) &+ warningInterval
+        scheduledWarnings = WarningSchedule(configuration.warnings, start: trace.times.first ?? 0)
         let tracksWarnings = configuration.warnings != .none
         memoryHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.keyCount) : []
         diskHolds = trace.hasDetails ? Array(repeating: (-1, -1), count: trace.diskKeyCount) : []
         droppedByWarning = tracksWarnings ? Array(repeating: false, count: trace.keyCount) : []
         window = InFlightWindow(capacity: trace.hasDetails ? max(configuration.inFlight, 1) : 1, keys: trace.keyCount)
-        downloadsByOriginal = window.capacity > 1 ? Array(repeating: 0, count: trace.diskKeyCount) : []
+        downloads = DownloadWindow(originals: window.capacity > 1 ? trace.diskKeyCount : 0)
         myMarket = trace.hasDetails && configuration.coalescing == .myMarketAsShipped ? MyMarketCoalescerModel() : nil
         downloadedBefore = Array(repeating: false, count: trace.contentCount)
         if trace.hasDetails, let device = configuration.device {
@@ -101,10 +83,7 @@ struct SimulationState<Policy: EvictionPolicy> {
             apply(trace.events[nextEvent].kind, now: now)
             nextEvent += 1
         }
-        if now >= nextScheduledWarning {
-            warn(.warning, now: now)
-            while nextScheduledWarning <= now { nextScheduledWarning &+= warningInterval }
-        }
+        if scheduledWarnings.isDue(at: now) { warn(.warning, now: now) }
     }
 
     /// A hint that `key` comes soon: its policy metadata, and its fingerprint, which a
@@ -251,13 +230,12 @@ struct SimulationState<Policy: EvictionPolicy> {
             if stores { landOriginal(index) }
             return
         }
-        if downloadsByOriginal[Int(originalKey)] > 0, configuration.coalescing == .perWaiter {
+        if downloads.isDownloading(originalKey), configuration.coalescing == .perWaiter {
             sharedDownloads += 1
             return
         }
-        downloads.append((index, stores))
-        downloadsByOriginal[Int(originalKey)] += 1
-        while downloads.count - downloadsStart > downloadWindow { landOldestDownload() }
+        downloads.add(index, original: originalKey, stores: stores)
+        while downloads.isOverCapacity { landOldestDownload() }
     }
 
     @inline(__always)
@@ -268,27 +246,21 @@ struct SimulationState<Policy: EvictionPolicy> {
     }
 
     mutating func landOldestDownload() {
-        let (index, stores) = downloads[downloadsStart]
-        downloadsStart += 1
-        downloadsByOriginal[Int(trace.diskKeys[index])] -= 1
+        let (index, stores) = downloads.removeOldest()
         if stores { landOriginal(index) }
-        if downloadsStart == downloads.count {
-            downloads.removeAll(keepingCapacity: true)
-            downloadsStart = 0
-        }
     }
 
     mutating func landOldest() {
         let landing = window.removeOldest()
         // Its download finished before its decode did.
-        while downloadsStart < downloads.count, downloads[downloadsStart].index <= landing.index { landOldestDownload() }
+        while let oldest = downloads.oldestRequest, oldest <= landing.index { landOldestDownload() }
         land(landing)
     }
 
     /// Lands every request in flight (before an event, and at the end).
     mutating func landAll() {
         while !window.isEmpty { landOldest() }
-        while downloadsStart < downloads.count { landOldestDownload() }
+        while downloads.oldestRequest != nil { landOldestDownload() }
     }
 
     @inline(__always)
@@ -303,7 +275,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         let entry = NewEntry(slot: key, cost: cost, fingerprint: trace.fingerprints[Int(key)], missCost: missCost)
         let stored = memoryTier.insert(entry, now: now)
         peakMemoryCost = max(peakMemoryCost, memoryTier.totalCost)
-        if memoryTier.totalCost > costThreshold { warn(.warning, now: now) }
+        if memoryTier.totalCost > scheduledWarnings.costThreshold { warn(.warning, now: now) }
         if let recovering, memoryTier.totalCost >= recovering.target { recovered(at: now) }
         return stored
     }
@@ -413,9 +385,7 @@ extension SimulationState {
     mutating func endProcess(losing landing: Landing) {
         lose(landing)
         for other in window.removeAll() { lose(other) }
-        for download in downloads[downloadsStart...] { downloadsByOriginal[Int(trace.diskKeys[download.index])] -= 1 }
-        downloads.removeAll(keepingCapacity: true)
-        downloadsStart = 0
+        downloads.removeAll()
         endedProcess()
     }
 
