@@ -1,5 +1,4 @@
 import Foundation
-import Histogram
 import HTTPImageLoading
 import ImagePipeline
 import OriginServer

@@ -141,7 +141,7 @@ extension LiveReplay {
                     recorder.device(.end, request: position)
                     measurements.withLock { $0.answers[position] = .lost }
                     processEnds += 1
-                    try app.relaunch(countingEnded: true)
+                    try app.endedBySystem()
                     current = app.pipeline!
                     footprint.restarted()
                 }
@@ -212,9 +212,7 @@ extension LiveReplay {
                 try app.relaunch()
                 footprint?.restarted()
             case .newDevice:
-                let before = app.pipeline
-                try app.moveToNewDevice()
-                if app.pipeline !== before { footprint?.restarted() }
+                if try app.moveToNewDevice() { footprint?.restarted() }
             case .memoryWarning, .invalidate:
                 if let pipeline = app.pipeline { applyWithin(kind, to: pipeline) }
             }

@@ -39,21 +39,28 @@ final class ReplayedApp {
         if let pipeline { totals.add(pipeline.statistics) }
     }
 
-    /// The app restarts, or the system ended it: a new process on this device's disk. The old
-    /// pipeline goes first, so its disk cache lets go of the directory.
-    func relaunch(countingEnded: Bool = false) throws {
-        if countingEnded { countLaunch() }
+    /// The app restarts: a new process on this device's disk. The old pipeline goes first, so
+    /// its disk cache lets go of the directory.
+    func relaunch() throws {
         close()
         pipeline = try makePipeline()
     }
 
-    /// Another device: a new disk; nothing when nothing has been asked for yet.
-    func moveToNewDevice() throws {
-        guard totals.requests > 0 || (pipeline?.statistics.requests ?? 0) > 0 else { return }
+    /// The system ended the app mid-launch: what it answered counts, and it starts again.
+    func endedBySystem() throws {
+        countLaunch()
+        try relaunch()
+    }
+
+    /// Another device: a new disk. Returns false, doing nothing, when nothing has been asked for yet.
+    @discardableResult
+    func moveToNewDevice() throws -> Bool {
+        guard totals.requests > 0 || (pipeline?.statistics.requests ?? 0) > 0 else { return false }
         close()
         try? FileManager.default.removeItem(atPath: directory)
         device += 1
         pipeline = try makePipeline()
+        return true
     }
 
     /// The process ends: its disk tier saves its order and lets go of the directory now,
