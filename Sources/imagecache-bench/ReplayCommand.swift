@@ -31,6 +31,8 @@ struct ReplayCommand: AsyncParsableCommand {
     var requireAgreement = false
     @Option(help: "Write the order the pipeline took its decisions in to this file (one trace), for simulate --observed-order.")
     var saveOrder: String?
+    @Option(help: "Write per request where live, the simulator in observed order and the in-flight model answered it to this CSV file (one trace).")
+    var saveAnswers: String?
     @Option(help: ArgumentHelp(
         "The phone the app runs on (DEVICES.md): warnings and ends of the app where its footprint says; one request at a time.",
         valueName: "none|class|limit=…"))
@@ -57,8 +59,10 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         try output.claim(inputs: workloads.inputPaths)
         if let saveOrder { try OutputFile.refuseOverwriting(saveOrder, inputs: workloads.inputPaths) }
+        if let saveAnswers { try OutputFile.refuseOverwriting(saveAnswers, inputs: workloads.inputPaths) }
         let loaded = try workloads.load()
         guard saveOrder == nil || loaded.count == 1 else { throw ValidationError("--save-order records one trace's replay; give one trace") }
+        guard saveAnswers == nil || loaded.count == 1 else { throw ValidationError("--save-answers records one trace's replay; give one trace") }
         var options = LiveReplayOptions()
         options.speed = speed
         options.concurrency = concurrency
@@ -76,6 +80,7 @@ struct ReplayCommand: AsyncParsableCommand {
         options.diskSync = DiskCache.SyncPolicy(rawValue: diskSync) ?? .none
         options.originStore = store
         options.observedOrderPath = saveOrder
+        options.answersPath = saveAnswers
         options.device = try DeviceParsing.parse(device)
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)

@@ -380,15 +380,25 @@ struct LiveCommandsTests {
     func observedOrderThroughTheCommands() async throws {
         let store = BenchProcess.temporaryFile("store").path
         let order = BenchProcess.temporaryFile("order").path + ".icbo"
-        defer { for path in [store, order] { try? FileManager.default.removeItem(atPath: path) } }
+        let answers = BenchProcess.temporaryFile("answers").path + ".csv"
+        defer { for path in [store, order, answers] { try? FileManager.default.removeItem(atPath: path) } }
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
         let sizes = ["--memory", "1MB", "--disk", "100KB"]  // small enough that the disk tier trims
         let replayed = try await BenchProcess.run(
-            ["replay", trace, "--store", store, "--json", "--no-files", "--concurrency", "16", "--save-order", order, "--require-agreement"] + sizes)
+            ["replay", trace, "--store", store, "--json", "--no-files", "--concurrency", "16", "--save-order", order,
+             "--save-answers", answers, "--require-agreement"] + sizes)
         #expect(replayed.status == 0, "\(replayed.stderr)")
         let report = try #require(try BenchCommandsTests.json(replayed).replays.first)
         #expect(report.exact.differingRequests == 0 && report.exact.observedSteps > report.requests)
         #expect(report.comparison.liveJoins > 0)
+        // The answers file: a row per request, live and observed order alike on every one, the
+        // model's differences those the report counts.
+        let lines = try String(contentsOfFile: answers, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first.map(String.init) == ReplayAnswersFile.header && lines.count == report.requests + 1)
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.allSatisfy { $0.count == 4 && $0[1] == $0[2] })
+        #expect(rows.count { $0[1] != $0[3] } == report.comparison.differences.values.reduce(0, +))
+        #expect(rows.count { $0[1] == "memory" } == report.memoryHits && rows.count { $0[1] == "joined" } == report.joinedWaiters)
         let simulated = try await BenchProcess.run(
             ["simulate", trace, "--observed-order", order, "--json", "--no-files", "--no-bounds"] + sizes)
         #expect(simulated.status == 0, "\(simulated.stderr)")

@@ -91,10 +91,14 @@ public struct AppLiveCheck: Codable, Sendable {
     public var simulated: [String: Int]
     /// Requests answered differently.
     public var differingRequests: Int
+    /// The preset's in-flight model (the trace in its own order, `inFlight` at once): requests by
+    /// where it answered them, and how many it answered differently from live.
+    public var modelled: [String: Int]
+    public var modelDifferingRequests: Int
     public var seconds: Double
 
     /// Compares `live` with the preset's simulation of `workload`: in the order the port took its
-    /// decisions when it gives one, else one request in flight.
+    /// decisions when it gives one, else one request in flight; and with the preset's in-flight model.
     init(
         preset: AppPreset, workload: RecordedWorkload, live: [CacheSimulator.Answer], order: ObservedOrder? = nil,
         inFlight: Int = 1, seconds: Double
@@ -104,6 +108,11 @@ public struct AppLiveCheck: Codable, Sendable {
         let presetTrace = preset.trace(of: workload)
         let simulated = order.map { CacheSimulator.answers(presetTrace, configuration, observed: $0).answers }
             ?? CacheSimulator.answers(presetTrace, configuration).answers
+        configuration.inFlight = inFlight
+        let model = CacheSimulator.answers(presetTrace, configuration).answers
+        func differing(_ answers: [CacheSimulator.Answer]) -> Int {
+            zip(live, answers).filter { $0 != $1 }.count + abs(live.count - answers.count)
+        }
         func counts(_ answers: [CacheSimulator.Answer]) -> [String: Int] {
             Dictionary(answers.map { ("\($0)", 1) }, uniquingKeysWith: +)
         }
@@ -114,7 +123,9 @@ public struct AppLiveCheck: Codable, Sendable {
         self.inFlight = inFlight
         self.live = counts(live)
         self.simulated = counts(simulated)
-        differingRequests = zip(live, simulated).filter { $0 != $1 }.count + abs(live.count - simulated.count)
+        differingRequests = differing(simulated)
+        modelled = counts(model)
+        modelDifferingRequests = differing(model)
         self.seconds = seconds
     }
 }

@@ -22,6 +22,9 @@ extension LiveReplay.Driver {
         let observed = recorder.order
         if let path = options.observedOrderPath { try ObservedOrderFile.write(observed, requests: trace.count, to: path) }
         let exact = CacheSimulator.answers(trace, configuration, observed: observed)
+        if let path = options.answersPath {
+            try ReplayAnswersFile.write(live: measured.answers, observed: exact.answers, model: answered.answers, to: path)
+        }
         let simulated = answered.result
         let simulatedJoins = answered.answers.count { $0 == .joined }
         let exactDifferences = measured.differences(from: exact.answers)

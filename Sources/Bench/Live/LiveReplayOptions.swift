@@ -37,6 +37,9 @@ public struct LiveReplayOptions: Sendable {
     public var longestGap = Duration.seconds(2)
     /// Where to write the order the pipeline took its decisions in (`ObservedOrderFile`), if anywhere.
     public var observedOrderPath: String?
+    /// Where to write, per request, where live, the simulator in observed order and the in-flight
+    /// model answered it (`ReplayAnswersFile`), if anywhere.
+    public var answersPath: String?
     /// The phone the app runs on: the replay keeps the simulator's footprint account
     /// (`DeviceFootprint`), warns the pipeline and ends it where the model says. One request
     /// at a time: with more in flight, the images being decoded would be live's to count.

@@ -66,11 +66,13 @@ extension ReportTables {
     /// The apps' ports live against their presets' simulations: requests by where each answered them.
     public static func appsLive(_ checks: [AppLiveCheck]) -> TextTable {
         var table = TextTable([("trace", .left), ("preset", .left), ("sessions", .right), ("requests", .right), ("in flight", .right), ("answered", .left),
-                               ("live", .right), ("simulated", .right), ("requests answered differently", .right), ("live seconds", .right)])
+                               ("live", .right), ("simulated", .right), ("requests answered differently", .right),
+                               ("in-flight model", .right), ("model: answered differently", .right), ("live seconds", .right)])
         for check in checks {
-            for kind in Set(check.live.keys).union(check.simulated.keys).sorted() {
+            for kind in Set(check.live.keys).union(check.simulated.keys).union(check.modelled.keys).sorted() {
                 table.append([check.trace, check.preset, String(check.sessions), String(check.requests), String(check.inFlight), kind, String(check.live[kind] ?? 0),
-                              String(check.simulated[kind] ?? 0), String(check.differingRequests), String(format: "%.1f", check.seconds)])
+                              String(check.simulated[kind] ?? 0), String(check.differingRequests), String(check.modelled[kind] ?? 0),
+                              String(check.modelDifferingRequests), String(format: "%.1f", check.seconds)])
             }
         }
         return table
