@@ -172,7 +172,7 @@ struct CacheOptions: ParsableArguments {
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Requests in flight together, as an app loading a screen at once (0: each lands before the next).",
-        discussion: "A miss's thumbnail reaches the tiers when the window is full, oldest first; a request for a thumbnail in flight joins it. `replay --concurrency N` is compared with this model."))
+        discussion: "A miss's thumbnail reaches the tiers, oldest first, once more than N/3 later misses and joins have come or sooner when the window is full; a request for a thumbnail in flight joins it. `replay --concurrency N` is compared with this model."))
     var inFlight = 0
 
     @Option(help: ArgumentHelp(

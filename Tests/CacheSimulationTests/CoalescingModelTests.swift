@@ -53,11 +53,12 @@ struct CoalescingModelTests {
     func noCoalescerDownloadsTwice() {
         var trace = DetailedSimulationTests.emptyTrace(keys: 2)
         for key: Slot in [0, 0, 1, 0] { load(&trace, key, Int32(key), Int32(key)) }
-        let none = Self.run(trace, .none, inFlight: 4)
+        // Eight in flight: the first flight has not landed when its last repeat comes.
+        let none = Self.run(trace, .none, inFlight: 8)
         #expect(none.answers == [.origin, .origin, .origin, .origin])
         #expect(none.result.duplicateDownloads == 2)
         #expect(none.sharedDownloads == 0)
-        let shared = Self.run(trace, .perWaiter, inFlight: 4)
+        let shared = Self.run(trace, .perWaiter, inFlight: 8)
         #expect(shared.answers == [.origin, .joined, .origin, .joined])
         #expect(shared.result.duplicateDownloads == 0)
         // One at a time, neither mode changes anything: the repeats are memory hits.

@@ -45,7 +45,7 @@ struct DetailedSimulationTests {
         #expect(ignored.hits == 3)
     }
 
-    @Test("with requests in flight, a thumbnail lands when the window is full: a repeat joins it, another size shares the download")
+    @Test("with requests in flight, a thumbnail lands a third of a window of misses later: a repeat before then joins it, another size shares the download")
     func inFlightWindow() {
         var trace = Self.emptyTrace(keys: 4)
         for key: Slot in [0, 1, 0, 2] { Self.request(&trace, key: key, content: Int32(key), source: Int32(key)) }
@@ -62,14 +62,19 @@ struct DetailedSimulationTests {
         #expect(sequential.answers == [.origin, .origin, .memory, .origin, .disk, .disk])
         #expect(run(0).answers == sequential.answers)
         #expect(sequential.sharedDownloads == 0)
-        // Three in flight: the repeat joins the first flight; the other size asks while URL 2
-        // downloads and shares it; 0 and 1 land only when the window fills, so 0 is still in
-        // memory at the end.
-        let windowed = run(3)
-        #expect(windowed.answers == [.origin, .origin, .joined, .origin, .origin, .memory])
-        #expect(windowed.sharedDownloads == 1)
-        #expect(windowed.result.hits == 2 && windowed.result.diskHits == 0)
-        #expect(windowed.result.statistics.insertions == 4)  // the join stored nothing of its own
+        // Four and eight in flight: the repeat joins the first flight; the other size asks while
+        // URL 2 downloads and shares it; 0 lands once more than one (two) places were taken after
+        // it, so the last request finds it in memory, though the window of eight never filled.
+        for inFlight in [4, 8] {
+            let windowed = run(inFlight)
+            #expect(windowed.answers == [.origin, .origin, .joined, .origin, .origin, .memory], "\(inFlight) in flight")
+            #expect(windowed.sharedDownloads == 1)
+            #expect(windowed.result.hits == 2 && windowed.result.diskHits == 0)
+            #expect(windowed.result.statistics.insertions == 4)  // the join stored nothing of its own
+        }
+        // Two in flight: the window is full when the repeat comes, so 0 has landed; the other size
+        // still shares URL 2's download, and 0 is evicted by the end, as one at a time.
+        #expect(run(2).answers == [.origin, .origin, .memory, .origin, .origin, .disk])
     }
 
     @Test("cancelled and offline misses store nothing; relaunch empties memory, a new device both tiers")

@@ -69,10 +69,11 @@ struct DeviceModelTests {
 
     @Test("requests in flight when the app ends are lost with it and leave nothing behind")
     func inFlightRequestsAreLost() throws {
-        // Three in flight: the first image lands while the other two decode, 5 + 30 = 35, past this
-        // phone's 30: all three are lost, and the next request for key 0 goes to the origin.
+        // Four in flight: the first image lands as the fourth request comes, while the other two
+        // decode, 5 + 30 = 35, past this phone's 30: all three are lost, and the next request for
+        // key 0 goes to the origin.
         let small = DeviceModel(name: "small", limitBytes: 30, baselineBytes: 5, warningBytes: 20, criticalBytes: 25)
-        let run = CacheSimulator.answers(Self.trace([0, 1, 2, 3, 0]), Self.configuration(inFlight: 3, device: small))
+        let run = CacheSimulator.answers(Self.trace([0, 1, 2, 3, 0]), Self.configuration(inFlight: 4, device: small))
         let device = try #require(run.result.device)
         #expect(Array(run.answers.prefix(3)) == [.lost, .lost, .lost])
         #expect(device.lostRequests >= 3 && device.processEnds >= 1)

@@ -115,7 +115,10 @@ private struct TierModel {
     var memoryOrder: [Int] = []
     /// Disk: key → bytes.
     var disk: [Int: Int] = [:]
-    var pending: [(index: Int, source: TierPlan.Source, fate: TierPlan.Fate, joiners: Int)] = []
+    /// Flights not landed, oldest first, with the places taken when each started (its own included).
+    var pending: [(index: Int, source: TierPlan.Source, fate: TierPlan.Fate, joiners: Int, started: Int)] = []
+    /// Places taken in the window so far: a flight or a join takes one.
+    var placesTaken = 0
     var downloads: [(index: Int, stores: Bool)] = []
     var waiting: Set<Int> = []
     var answers: [CacheSimulator.Answer] = []
@@ -136,7 +139,12 @@ private struct TierModel {
     }
 
     mutating func request(_ index: Int) {
-        while pending.reduce(0, { $0 + 1 + $1.joiners }) >= window { landOldest() }
+        // The oldest flight lands once more than a third of a window of places were taken after it,
+        // or when the window is full.
+        while let oldest = pending.first,
+              placesTaken - oldest.started > max(window / 3, 1) || pending.reduce(0, { $0 + 1 + $1.joiners }) >= window {
+            landOldest()
+        }
         let request = trace.requests[index]
         if memory[request.key] != nil {
             memoryOrder.removeAll { $0 == request.key }
@@ -149,6 +157,7 @@ private struct TierModel {
         if window > 1, configuration.coalescing == .perWaiter,
            let flight = pending.lastIndex(where: { trace.requests[$0.index].key == request.key }) {
             pending[flight].joiners += 1
+            placesTaken += 1
             return answers.append(.joined)
         }
         var source = TierPlan.Source.origin
@@ -171,7 +180,12 @@ private struct TierModel {
                 while downloads.count > 1 { landOldestDownload() }
             }
         }
-        if window == 1 { land(index, source, fate) } else { pending.append((index, source, fate, 0)) }
+        if window == 1 {
+            land(index, source, fate)
+        } else {
+            placesTaken += 1
+            pending.append((index, source, fate, 0, placesTaken))
+        }
     }
 
     func diskKey(_ thumbnail: Bool, _ index: Int) -> Int {

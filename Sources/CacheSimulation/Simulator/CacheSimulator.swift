@@ -19,8 +19,10 @@ public struct SimulationConfiguration: Sendable, Hashable {
     public var honoursInvalidations: Bool
     /// Requests in flight together (detailed traces), as a live pipeline
     /// driven with this many concurrent requests: a miss's thumbnail lands in
-    /// memory (and on disk) only when the window is full (oldest first) or
-    /// before an event, and a request for a thumbnail in flight joins it.
+    /// memory (and on disk), oldest first, once more than a third of the
+    /// window's places have been taken after it by misses and joins, or
+    /// sooner when the window is full or an event comes; a request for a
+    /// thumbnail in flight joins it.
     /// Downloads are short next to decoding (as on the loopback replay): one
     /// is in flight at a time, its original landing on disk when the next
     /// starts, and another size of the URL asked for before then shares it.

@@ -2,7 +2,11 @@ import ImagePipeline
 
 /// The in-flight model's requests whose thumbnails have not landed, oldest first, in a window
 /// of `capacity` places: each such request holds one, and so does each request that joined it,
-/// until it lands. Empty and unused at a capacity of one (each request lands at once).
+/// until it lands. The oldest flight lands once more than a third of the window's places have
+/// been taken after it (by misses and joins; a memory hit passes through live in next to no
+/// time), or sooner when the window is full: live, flights finish while later requests go out
+/// (BENCHMARKS.md, "The in-flight model"). Empty and unused at a capacity of one (each request
+/// lands at once).
 struct InFlightWindow {
     /// What a request leaves behind once its image is in hand.
     struct Landing {
@@ -17,9 +21,15 @@ struct InFlightWindow {
         let held: (content: Int32, source: Int32)
         /// Requests for the same thumbnail waiting on this one.
         var joiners = 0
+        /// Places taken in the window when it started, its own included.
+        var started = 0
     }
 
     let capacity: Int
+    /// A flight lands once more places than this have been taken after it.
+    let landsAfter: Int
+    /// Places taken so far.
+    private var placesTaken = 0
     private var pending: [Landing] = []
     private var start = 0
     /// Places held: the requests pending and those waiting on them.
@@ -31,11 +41,17 @@ struct InFlightWindow {
 
     init(capacity: Int, keys: Int) {
         self.capacity = capacity
+        landsAfter = max(capacity / 3, 1)
         flightsByKey = capacity > 1 ? Array(repeating: 0, count: keys) : []
     }
 
-    var isFull: Bool { occupied >= capacity }
     var isEmpty: Bool { start == pending.count }
+
+    /// Whether the oldest flight must land before the next request: the window is full, or
+    /// more than `landsAfter` places have been taken after it.
+    var oldestIsDue: Bool {
+        occupied >= capacity || (!isEmpty && placesTaken - pending[start].started > landsAfter)
+    }
 
     /// A memory miss for `key` joins its newest flight, when one is pending: the picture it will show.
     mutating func join(_ key: Slot) -> (content: Int32, source: Int32)? {
@@ -43,10 +59,14 @@ struct InFlightWindow {
               let flight = pending[start...].lastIndex(where: { $0.key == key }) else { return nil }
         pending[flight].joiners += 1
         occupied += 1
+        placesTaken += 1
         return pending[flight].held
     }
 
     mutating func add(_ landing: Landing) {
+        var landing = landing
+        placesTaken += 1
+        landing.started = placesTaken
         pending.append(landing)
         pendingCost += landing.cost
         occupied += 1

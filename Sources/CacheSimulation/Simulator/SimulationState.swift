@@ -118,10 +118,10 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// A recorded request, step by step as `ImagePipeline` takes it: memory,
     /// then the disk entries the plan names, then the origin; what it leaves
     /// behind is the plan's decision for where it came from and its fate,
-    /// landing at once or, with `inFlight`, when the window forces it.
+    /// landing at once or, with `inFlight`, when the window says it is due.
     @inline(__always)
     mutating func detailedRequest(_ index: Int, key: Slot, cost: Int, size: Int, now: UInt64) {
-        while window.isFull { landOldest() }
+        while window.oldestIsDue { landOldest() }
         noteSessionRequest(at: now)
         bytesRequested &+= size
         let truth = (content: trace.contents[index], source: trace.sources[index])
