@@ -44,39 +44,93 @@ public enum OracleGeneralTrace {
     }
 
     /// The trace's requests in order. In `objects` mode every object costs and
-    /// weighs 1 (libCacheSim's `ignore_obj_size`): capacities count objects.
+    /// weighs 1 (libCacheSim's `ignore_obj_size`): capacities count objects. Read a
+    /// block at a time (a pipe too), so only the trace's columns stay in memory.
     public static func read(_ path: String, objects: Bool) throws(SimulationTraceFile.FileError) -> SimulationTrace {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
-            throw .io(path: path, reason: "cannot read (\(error.localizedDescription))")
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .io(path: path, reason: "cannot read (no such file, or no permission)")
         }
-        guard data.count % recordSize == 0 else {
-            throw .malformed(path: path, reason: "\(data.count) bytes is not a whole number of \(recordSize)-byte records; "
-                + "record \(data.count / recordSize + 1) is cut short")
+        defer { try? handle.close() }
+        let expected = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        var reader = Reader(expectedRequests: expected / recordSize, objects: objects)
+        while true {
+            let block: Data
+            do { block = try handle.read(upToCount: recordSize << 17) ?? Data() } catch {
+                throw .io(path: path, reason: "cannot read (\(error.localizedDescription))")
+            }
+            if block.isEmpty { break }
+            reader.feed(block)
         }
-        var trace = SimulationTrace()
-        var slots: [UInt64: Slot] = [:]
-        let requests = data.count / recordSize
-        trace.reserveCapacity(requests)
-        data.withUnsafeBytes { bytes in
-            for record in 0..<requests {
-                let offset = record * recordSize
+        guard reader.isAtRecordBoundary else {
+            throw .malformed(path: path, reason: "\(reader.bytesRead) bytes is not a whole number of \(recordSize)-byte records; "
+                + "record \(reader.bytesRead / recordSize + 1) is cut short")
+        }
+        return reader.trace()
+    }
+
+    /// The trace's columns as blocks of bytes arrive, whatever their lengths (a read may end
+    /// inside a record), object ids interned to dense slots.
+    struct Reader {
+        let objects: Bool
+        /// The start of a record the last block cut short.
+        private var carried: [UInt8] = []
+        private(set) var bytesRead = 0
+        var table: ObjectIdTable
+        var fingerprints: [UInt64] = []
+        var keys: [Slot] = [], costs: [Int] = [], sizes: [Int] = [], times: [UInt64] = []
+
+        init(expectedRequests: Int, objects: Bool) {
+            self.objects = objects
+            table = ObjectIdTable(expected: max(expectedRequests / 8, 1 << 16))
+            keys.reserveCapacity(expectedRequests)
+            costs.reserveCapacity(expectedRequests)
+            sizes.reserveCapacity(expectedRequests)
+            times.reserveCapacity(expectedRequests)
+        }
+
+        var isAtRecordBoundary: Bool { carried.isEmpty }
+
+        mutating func feed(_ block: Data) {
+            bytesRead += block.count
+            var block = block[...]
+            if !carried.isEmpty {
+                let missing = min(OracleGeneralTrace.recordSize - carried.count, block.count)
+                carried.append(contentsOf: block.prefix(missing))
+                block = block.dropFirst(missing)
+                guard carried.count == OracleGeneralTrace.recordSize else { return }
+                let record = carried
+                _ = record.withUnsafeBytes { append(records: $0) }
+                carried.removeAll(keepingCapacity: true)
+            }
+            let used = block.withUnsafeBytes { append(records: $0) }
+            carried.append(contentsOf: block.suffix(block.count - used))
+        }
+
+        /// Appends the whole records at the start of `bytes`; returns the bytes they took.
+        private mutating func append(records bytes: UnsafeRawBufferPointer) -> Int {
+            let records = bytes.count / OracleGeneralTrace.recordSize
+            for record in 0..<records {
+                let offset = record * OracleGeneralTrace.recordSize
                 let seconds = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian
                 let object = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self).littleEndian
                 let size = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self).littleEndian)
-                let slot: Slot
-                if let known = slots[object] {
-                    slot = known
-                } else {
-                    // The object id is already a unique integer: it is its own fingerprint, so a
-                    // sketch that hashes fingerprints hashes what libCacheSim hashes.
-                    slot = trace.addKey(fingerprint: object)
-                    slots[object] = slot
-                }
+                let (slot, isNew) = table.intern(object)
+                // The object id is already a unique integer: it is its own fingerprint, so a
+                // sketch that hashes fingerprints hashes what libCacheSim hashes.
+                if isNew { fingerprints.append(object) }
                 let weight = objects ? 1 : size
-                trace.append(key: slot, cost: weight, size: weight, time: UInt64(seconds) * 1_000_000_000)
+                keys.append(slot)
+                costs.append(weight)
+                sizes.append(weight)
+                times.append(UInt64(seconds) * 1_000_000_000)
             }
+            return records * OracleGeneralTrace.recordSize
         }
-        return trace
+
+        func trace() -> SimulationTrace {
+            var trace = SimulationTrace()
+            trace.load(fingerprints: fingerprints, keys: keys, costs: costs, sizes: sizes, times: times)
+            return trace
+        }
     }
 }
