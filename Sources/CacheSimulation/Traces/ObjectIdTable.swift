@@ -22,7 +22,7 @@ struct ObjectIdTable {
     /// The slot of `id`, and whether it was new (given the next dense slot).
     @inline(__always)
     mutating func intern(_ id: UInt64) -> (slot: Slot, isNew: Bool) {
-        var index = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        var index = home(of: id)
         while true {
             let slot = slots[index]
             if slot < 0 { break }
@@ -37,6 +37,12 @@ struct ObjectIdTable {
         return (slot, true)
     }
 
+    /// Where `id`'s probe starts: the top bits of a multiplicative hash.
+    @inline(__always)
+    private func home(of id: UInt64) -> Int {
+        Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
     private mutating func grow() {
         let oldIds = ids, oldSlots = slots
         let capacity = oldSlots.count * 2
@@ -45,7 +51,7 @@ struct ObjectIdTable {
         mask = capacity - 1
         shift = UInt64(64 - capacity.trailingZeroBitCount)
         for (id, slot) in zip(oldIds, oldSlots) where slot >= 0 {
-            var index = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            var index = home(of: id)
             while slots[index] >= 0 { index = (index &+ 1) & mask }
             ids[index] = id
             slots[index] = slot
