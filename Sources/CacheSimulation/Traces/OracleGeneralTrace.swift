@@ -72,6 +72,7 @@ public enum OracleGeneralTrace {
     /// inside a record), object ids interned to dense slots.
     struct Reader {
         let objects: Bool
+        static let prefetchDistance = 16
         /// The start of a record the last block cut short.
         private var carried: [UInt8] = []
         private(set) var bytesRead = 0
@@ -111,6 +112,11 @@ public enum OracleGeneralTrace {
             let records = bytes.count / OracleGeneralTrace.recordSize
             for record in 0..<records {
                 let offset = record * OracleGeneralTrace.recordSize
+                // An id's entry is usually far from the last one's: ask for it some records early.
+                if record &+ Self.prefetchDistance < records {
+                    table.prefetch(bytes.loadUnaligned(
+                        fromByteOffset: offset &+ Self.prefetchDistance &* OracleGeneralTrace.recordSize &+ 4, as: UInt64.self).littleEndian)
+                }
                 let seconds = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian
                 let object = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self).littleEndian
                 let size = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self).littleEndian)
