@@ -25,6 +25,36 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Reading a public trace: the same 2 M requests as an oracleGeneral file (libCacheSim's
+    // binary format), object mode, read and interned as `simulate` reads it. Its allocations are
+    // a few per 3 MB block and the columns' growth, none per record: gated.
+    let oracleGeneral = FileManager.default.temporaryDirectory.appendingPathComponent("icb-bench-zipf-0.8-2M.oracleGeneral").path
+    if !FileManager.default.fileExists(atPath: oracleGeneral) {
+        var records = Data(capacity: zipf.count * 24)
+        for (index, key) in zipf.keys.enumerated() {
+            withUnsafeBytes(of: UInt32(index / 1_000).littleEndian) { records.append(contentsOf: $0) }
+            withUnsafeBytes(of: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15).littleEndian) { records.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt32(4_096).littleEndian) { records.append(contentsOf: $0) }
+            withUnsafeBytes(of: Int64(-1).littleEndian) { records.append(contentsOf: $0) }
+        }
+        try? records.write(to: URL(fileURLWithPath: oracleGeneral), options: .atomic)
+    }
+    Benchmark(
+        "read_oracleGeneral_zipf-0.8_2M",
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, requestsPerSecond], maxIterations: 10,
+            thresholds: Tolerances.with(speed: requestsPerSecond))
+    ) { benchmark in
+        benchmark.startMeasurement()
+        let start = ContinuousClock.now
+        let trace = try OracleGeneralTrace.read(oracleGeneral, objects: true)
+        let elapsed = ContinuousClock.now - start
+        benchmark.stopMeasurement()
+        precondition(trace.count == zipf.count, "the file holds the Zipf trace")
+        let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
+        benchmark.measurement(requestsPerSecond, Int(Double(trace.count) / seconds / 1e6))
+    }
+
     // Each committed dataset under the default configuration (100 MiB memory, 150 MB disk,
     // normalized keys, the trace's warnings, relaunches and devices): what `simulate` runs.
     let datasets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
