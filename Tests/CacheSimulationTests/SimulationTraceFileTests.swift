@@ -19,6 +19,29 @@ struct SimulationTraceFileTests {
         #expect(CacheSimulator.run(read, configuration) == CacheSimulator.run(trace, configuration))
     }
 
+    @Test("a request over the 32-bit columns is refused, and no file is left")
+    func tooLarge() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("icbt-\(UUID().uuidString).icbt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var trace = SimulationTrace()
+        _ = trace.addKey(fingerprint: 1)
+        _ = trace.addKey(fingerprint: 2)
+        trace.append(key: 0, cost: 10, size: 10, time: 0)
+        trace.append(key: 1, cost: 10, size: 5 << 30, time: 1)
+        #expect(throws: SimulationTraceFile.FileError.unrepresentable(
+            path: path, reason: "request 2 costs 10 and weighs 5368709120 bytes, over the 4 GiB (32 bits) the binary form holds; "
+                + "keep the trace in the format it came in")) {
+            try SimulationTraceFile.write(trace, to: path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        // At the limit it is written and read back whole.
+        var largest = SimulationTrace()
+        _ = largest.addKey(fingerprint: 1)
+        largest.append(key: 0, cost: Int(UInt32.max), size: Int(UInt32.max), time: 0)
+        try SimulationTraceFile.write(largest, to: path)
+        #expect(try SimulationTraceFile.read(path).sizes == [Int(UInt32.max)])
+    }
+
     @Test("a cut, foreign or inconsistent file is a clear error")
     func malformed() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("icbt-\(UUID().uuidString).icbt").path

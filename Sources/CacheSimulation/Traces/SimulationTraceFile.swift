@@ -20,11 +20,14 @@ public enum SimulationTraceFile {
     public enum FileError: Error, Equatable, CustomStringConvertible {
         case io(path: String, reason: String)
         case malformed(path: String, reason: String)
+        /// The trace holds what the binary form cannot: it is refused rather than cut.
+        case unrepresentable(path: String, reason: String)
 
         public var description: String {
             switch self {
             case .io(let path, let reason): "\(path): \(reason)"
             case .malformed(let path, let reason): "\(path): not a binary simulation trace (\(reason))"
+            case .unrepresentable(let path, let reason): "\(path): not written: \(reason)"
             }
         }
     }
@@ -38,6 +41,11 @@ public enum SimulationTraceFile {
 
     public static func write(_ trace: SimulationTrace, to path: String) throws(FileError) {
         precondition(!trace.hasDetails, "the binary form holds plain traces")
+        // Costs and sizes are 32-bit columns: a larger one would be cut silently.
+        if let request = trace.costs.indices.first(where: { trace.costs[$0] > UInt32.max || trace.sizes[$0] > UInt32.max }) {
+            throw .unrepresentable(path: path, reason: "request \(request + 1) costs \(trace.costs[request]) and weighs \(trace.sizes[request]) bytes, "
+                + "over the 4 GiB (32 bits) the binary form holds; keep the trace in the format it came in")
+        }
         let output = OutputFile(path)
         guard let file = fopen(output.writingPath, "wb") else { throw .io(path: path, reason: "cannot open for writing") }
         do {
@@ -64,8 +72,8 @@ public enum SimulationTraceFile {
         try put([UInt64(trace.count).littleEndian, UInt64(trace.keyCount).littleEndian])
         try put(trace.fingerprints.map(\.littleEndian))
         try put(trace.keys.map(\.littleEndian))
-        try put(trace.costs.map { UInt32(clamping: $0).littleEndian })
-        try put(trace.sizes.map { UInt32(clamping: $0).littleEndian })
+        try put(trace.costs.map { UInt32($0).littleEndian })
+        try put(trace.sizes.map { UInt32($0).littleEndian })
         try put(trace.times.map(\.littleEndian))
     }
 
