@@ -109,6 +109,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     getOrSetBenchmarks()
+    machineLimitBenchmarks()
     pipelineHitBenchmarks()
 
     for threads in [1, 2] {

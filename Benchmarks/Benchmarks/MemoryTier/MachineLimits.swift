@@ -1,0 +1,51 @@
+import Benchmark
+import ImagePipeline
+
+/// What the machine allows a loop over a large table, measured in the same run as the rows it
+/// bounds: random reads of 8-byte words spread over 32 MB (about what a million keys' policy
+/// metadata and fingerprints take, more than the last-level cache holds). `independent`: each
+/// address is known ahead (a hash of the counter), so the core keeps several reads in flight,
+/// as the simulator's look-ahead lets it; `dependent`: each address comes from the word read
+/// before (a random cycle), one memory latency a read, as an evicting insert's victim is.
+/// Millions of reads a second.
+func machineLimitBenchmarks() {
+    let readsPerSecond = BenchmarkMetric.custom("reads/s (M)", polarity: .prefersLarger, useScalingFactor: false)
+    let configuration = Benchmark.Configuration(metrics: [.wallClock, readsPerSecond], maxIterations: 5)
+    let words = 1 << 22, reads = 10_000_000
+    // Sattolo's shuffle: one cycle through every word, so a chase never settles in a short loop.
+    var next = Array(0..<words)
+    var random = SplitMix64(seed: 42)
+    for index in stride(from: words - 1, to: 0, by: -1) {
+        next.swapAt(index, Int(random.next() % UInt64(index)))
+    }
+    let cycle = next
+    Benchmark("machine random reads independent 32MB", configuration: configuration) { benchmark in
+        benchmark.startMeasurement()
+        let start = ContinuousClock.now
+        var sum = 0
+        cycle.withUnsafeBufferPointer { table in
+            for counter in 0..<reads {
+                sum &+= table[Int(truncatingIfNeeded: (UInt64(counter) &* 0x9E37_79B9_7F4A_7C15) >> 42)]
+            }
+        }
+        report(reads, since: start, in: benchmark, reporting: readsPerSecond)
+        blackHole(sum)
+    }
+    Benchmark("machine random reads dependent 32MB", configuration: configuration) { benchmark in
+        benchmark.startMeasurement()
+        let start = ContinuousClock.now
+        var position = 0
+        cycle.withUnsafeBufferPointer { table in
+            for _ in 0..<reads { position = table[position] }
+        }
+        report(reads, since: start, in: benchmark, reporting: readsPerSecond)
+        blackHole(position)
+    }
+}
+
+private func report(_ reads: Int, since start: ContinuousClock.Instant, in benchmark: Benchmark, reporting metric: BenchmarkMetric) {
+    let elapsed = ContinuousClock.now - start
+    benchmark.stopMeasurement()
+    let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
+    benchmark.measurement(metric, Int(Double(reads) / seconds / 1e6))
+}
