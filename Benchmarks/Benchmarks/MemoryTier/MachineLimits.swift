@@ -11,15 +11,9 @@ import ImagePipeline
 func machineLimitBenchmarks() {
     let readsPerSecond = BenchmarkMetric.custom("reads/s (M)", polarity: .prefersLarger, useScalingFactor: false)
     let configuration = Benchmark.Configuration(metrics: [.wallClock, readsPerSecond], maxIterations: 5)
-    let words = 1 << 22, reads = 10_000_000
-    // Sattolo's shuffle: one cycle through every word, so a chase never settles in a short loop.
-    var next = Array(0..<words)
-    var random = SplitMix64(seed: 42)
-    for index in stride(from: words - 1, to: 0, by: -1) {
-        next.swapAt(index, Int(random.next() % UInt64(index)))
-    }
-    let cycle = next
+    let reads = 10_000_000
     Benchmark("machine random reads independent 32MB", configuration: configuration) { benchmark in
+        let cycle = randomCycle()
         benchmark.startMeasurement()
         let start = ContinuousClock.now
         var sum = 0
@@ -32,6 +26,7 @@ func machineLimitBenchmarks() {
         blackHole(sum)
     }
     Benchmark("machine random reads dependent 32MB", configuration: configuration) { benchmark in
+        let cycle = randomCycle()
         benchmark.startMeasurement()
         let start = ContinuousClock.now
         var position = 0
@@ -41,6 +36,18 @@ func machineLimitBenchmarks() {
         report(reads, since: start, in: benchmark, reporting: readsPerSecond)
         blackHole(position)
     }
+}
+
+/// 4 M words (32 MB), each the index of the next in one random cycle through all of them
+/// (Sattolo's shuffle), so a chase never settles in a short loop. Built when a benchmark runs,
+/// not when the target lists its benchmarks.
+private func randomCycle() -> [Int] {
+    var next = Array(0..<(1 << 22))
+    var random = SplitMix64(seed: 42)
+    for index in stride(from: next.count - 1, to: 0, by: -1) {
+        next.swapAt(index, Int(random.next() % UInt64(index)))
+    }
+    return next
 }
 
 private func report(_ reads: Int, since start: ContinuousClock.Instant, in benchmark: Benchmark, reporting metric: BenchmarkMetric) {
