@@ -71,7 +71,7 @@ func getOrSetBenchmarks() {
             benchmark.startMeasurement()
             let start = ContinuousClock.now
             for key in stream where dictionary[key] == nil { dictionary[key] = key }
-            report(stream.count, since: start, in: benchmark, reporting: opsPerSecond)
+            report(stream.count, since: start, in: benchmark, reporting: opsPerSecond, unit: 1e3)
             blackHole(dictionary)
         }
     }
@@ -94,12 +94,5 @@ private func measure(
         }.start()
     }
     group.wait()
-    report(share * threads, since: start, in: benchmark, reporting: metric)
-}
-
-private func report(_ operations: Int, since start: ContinuousClock.Instant, in benchmark: Benchmark, reporting metric: BenchmarkMetric) {
-    let elapsed = ContinuousClock.now - start
-    benchmark.stopMeasurement()
-    let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
-    benchmark.measurement(metric, Int(Double(operations) / seconds / 1e3))
+    report(share * threads, since: start, in: benchmark, reporting: metric, unit: 1e3)
 }

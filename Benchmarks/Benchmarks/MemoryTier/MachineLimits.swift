@@ -22,7 +22,7 @@ func machineLimitBenchmarks() {
                 sum &+= table[Int(truncatingIfNeeded: (UInt64(counter) &* 0x9E37_79B9_7F4A_7C15) >> 42)]
             }
         }
-        report(reads, since: start, in: benchmark, reporting: readsPerSecond)
+        report(reads, since: start, in: benchmark, reporting: readsPerSecond, unit: 1e6)
         blackHole(sum)
     }
     Benchmark("machine random reads dependent 32MB", configuration: configuration) { benchmark in
@@ -33,7 +33,7 @@ func machineLimitBenchmarks() {
         cycle.withUnsafeBufferPointer { table in
             for _ in 0..<reads { position = table[position] }
         }
-        report(reads, since: start, in: benchmark, reporting: readsPerSecond)
+        report(reads, since: start, in: benchmark, reporting: readsPerSecond, unit: 1e6)
         blackHole(position)
     }
 }
@@ -48,11 +48,4 @@ private func randomCycle() -> [Int] {
         next.swapAt(index, Int(random.next() % UInt64(index)))
     }
     return next
-}
-
-private func report(_ reads: Int, since start: ContinuousClock.Instant, in benchmark: Benchmark, reporting metric: BenchmarkMetric) {
-    let elapsed = ContinuousClock.now - start
-    benchmark.stopMeasurement()
-    let seconds = Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds)
-    benchmark.measurement(metric, Int(Double(reads) / seconds / 1e6))
 }

@@ -78,14 +78,15 @@ public enum OracleGeneralTrace {
         private(set) var bytesRead = 0
         var table: ObjectIdTable
         var fingerprints: [UInt64] = []
-        var keys: [Slot] = [], costs: [Int] = [], sizes: [Int] = [], times: [UInt64] = []
+        /// A request's cost and size are one weight (its size, or 1 for objects): one column,
+        /// which the trace shares as both.
+        var keys: [Slot] = [], weights: [Int] = [], times: [UInt64] = []
 
         init(expectedRequests: Int, objects: Bool) {
             self.objects = objects
             table = ObjectIdTable(expected: max(expectedRequests / 8, 1 << 16))
             keys.reserveCapacity(expectedRequests)
-            costs.reserveCapacity(expectedRequests)
-            sizes.reserveCapacity(expectedRequests)
+            weights.reserveCapacity(expectedRequests)
             times.reserveCapacity(expectedRequests)
         }
 
@@ -124,10 +125,8 @@ public enum OracleGeneralTrace {
                 // The object id is already a unique integer: it is its own fingerprint, so a
                 // sketch that hashes fingerprints hashes what libCacheSim hashes.
                 if isNew { fingerprints.append(object) }
-                let weight = objects ? 1 : size
                 keys.append(slot)
-                costs.append(weight)
-                sizes.append(weight)
+                weights.append(objects ? 1 : size)
                 times.append(UInt64(seconds) * 1_000_000_000)
             }
             return records * OracleGeneralTrace.recordSize
@@ -135,7 +134,7 @@ public enum OracleGeneralTrace {
 
         func trace() -> SimulationTrace {
             var trace = SimulationTrace()
-            trace.load(fingerprints: fingerprints, keys: keys, costs: costs, sizes: sizes, times: times)
+            trace.load(fingerprints: fingerprints, keys: keys, costs: weights, sizes: weights, times: times)
             return trace
         }
     }
