@@ -58,7 +58,8 @@ package struct CacheCore<Policy: EvictionPolicy> {
             removed(victim, .capacity)
         }
         counters.evictions += evictions
-        if tracksLastUse { lastUse[Int(slot)] = now }
+        // The coarse clock repeats for milliseconds: a hot entry's time is often already now.
+        if tracksLastUse, lastUse[Int(slot)] != now { lastUse[Int(slot)] = now }
         counters.hits += 1
         return true
     }

@@ -56,15 +56,25 @@ struct FingerprintMap {
         }
     }
 
-    private mutating func store(_ value: Int, for fingerprint: UInt64) {
+    private mutating func store(_ value: Int, for fingerprint: UInt64) { updateValue(value, for: fingerprint) }
+
+    /// Stores `value` under `fingerprint` and returns the value it replaces, in one probe.
+    /// Values must not be `Int.min`.
+    @discardableResult
+    mutating func updateValue(_ value: Int, for fingerprint: UInt64) -> Int? {
         precondition(value != Self.vacant, "FingerprintMap cannot store Int.min")
         var (position, found) = position(of: fingerprint)
-        if !found, (count &+ 1) &* 2 > buckets.count {
+        if found {
+            defer { buckets[position].value = value }
+            return buckets[position].value
+        }
+        if (count &+ 1) &* 2 > buckets.count {
             grow()
             position = self.position(of: fingerprint).position
         }
         buckets[position] = Bucket(fingerprint: fingerprint, value: value)
-        if !found { count &+= 1 }
+        count &+= 1
+        return nil
     }
 
     /// Removes `fingerprint` and returns its value, shifting back the buckets after it

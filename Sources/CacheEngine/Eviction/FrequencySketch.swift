@@ -33,25 +33,34 @@ struct FrequencySketch {
     func frequency(_ fingerprint: UInt64) -> Int {
         guard isSized else { return 0 }
         let hash = spread(fingerprint)
-        var least: UInt64 = 15
-        for row in 0..<4 {
-            let (word, shift) = counter(hash, row: row)
-            least = min(least, (words[word] >> shift) & 0xF)
+        // Through one buffer: no bounds check per row (the mask keeps each index in range).
+        return words.withUnsafeBufferPointer { words in
+            let mask = words.count &- 1
+            var least: UInt64 = 15
+            for row in 0..<4 {
+                let (word, shift) = Self.counter(hash, row: row, mask: mask)
+                least = min(least, (words[word] >> shift) & 0xF)
+            }
+            return Int(least)
         }
-        return Int(least)
     }
 
     /// Records one access of the key.
     mutating func increment(_ fingerprint: UInt64) {
         guard isSized else { return }
         let hash = spread(fingerprint)
-        var raised = false
-        for row in 0..<4 {
-            let (word, shift) = counter(hash, row: row)
-            if (words[word] >> shift) & 0xF != 0xF {
-                words[word] += 1 << shift
-                raised = true
+        // Through one buffer: one uniqueness check, not one per row.
+        let raised = words.withUnsafeMutableBufferPointer { words in
+            let mask = words.count &- 1
+            var raised = false
+            for row in 0..<4 {
+                let (word, shift) = Self.counter(hash, row: row, mask: mask)
+                if (words[word] >> shift) & 0xF != 0xF {
+                    words[word] &+= 1 << shift
+                    raised = true
+                }
             }
+            return raised
         }
         guard raised else { return }
         additions += 1
@@ -66,9 +75,9 @@ struct FrequencySketch {
     /// one of sixteen nibbles: four the key's low bits pick, one per row (so a key's four
     /// counters never share a nibble position).
     @inline(__always)
-    private func counter(_ hash: UInt64, row: Int) -> (word: Int, shift: UInt64) {
+    private static func counter(_ hash: UInt64, row: Int, mask: Int) -> (word: Int, shift: UInt64) {
         let rowHash = mix(hash &+ UInt64(row + 1) &* 0x9E37_79B9_7F4A_7C15)
-        let word = Int(truncatingIfNeeded: rowHash) & (words.count - 1)
+        let word = Int(truncatingIfNeeded: rowHash) & mask
         let nibble = Int(hash & 3) << 2 + row
         return (word, UInt64(nibble) << 2)
     }

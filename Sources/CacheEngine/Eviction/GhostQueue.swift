@@ -17,8 +17,8 @@ struct GhostQueue {
 
     /// Adds a ghost and drops the oldest while the ghosts exceed `capacity`.
     mutating func append(_ fingerprint: UInt64, cost: Int, capacity: QueueShare) {
-        remove(fingerprint)
-        index[fingerprint] = sequenceOfFirst + ring.count - start
+        // One probe of the index: a ghost already there gives up its older place.
+        if let older = index.updateValue(sequenceOfFirst + ring.count - start, for: fingerprint) { forget(older) }
         ring.append((fingerprint, cost, true))
         totalCost += cost
         count += 1
@@ -26,9 +26,16 @@ struct GhostQueue {
         compact()
     }
 
-    /// Forgets a ghost (it has come back).
-    mutating func remove(_ fingerprint: UInt64) {
-        guard let sequence = index.removeValue(for: fingerprint) else { return }
+    /// Forgets a ghost (it has come back); whether it was one.
+    @discardableResult
+    mutating func remove(_ fingerprint: UInt64) -> Bool {
+        guard let sequence = index.removeValue(for: fingerprint) else { return false }
+        forget(sequence)
+        return true
+    }
+
+    /// Marks the ring's place `sequence` dead and gives back its cost and count.
+    private mutating func forget(_ sequence: Int) {
         let position = sequence - sequenceOfFirst + start
         totalCost -= ring[position].cost
         count -= 1

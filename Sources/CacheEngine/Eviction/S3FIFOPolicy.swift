@@ -66,8 +66,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)
         // A returning key leaves G before any eviction makes room, as libCacheSim's lookup does.
-        let returning = ghosts.contains(entry.fingerprint)
-        if returning { ghosts.remove(entry.fingerprint) }
+        let returning = ghosts.remove(entry.fingerprint)
         // libCacheSim admits a returning key of exactly S's share, a new one only below it.
         guard entry.cost < smallShare.cost || (returning && entry.cost == smallShare.cost) else { return false }
         makeRoom(for: entry.cost, evict: evict)

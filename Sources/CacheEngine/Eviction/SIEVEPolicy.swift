@@ -13,7 +13,10 @@ public struct SIEVEPolicy: SingleQueuePolicy {
 
     public init(limits: CacheLimits) { self.limits = limits }
 
-    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) { queue.table.counter[Int(slot)] = 1 }
+    // Written only when clear: a hot entry's line then stays clean, shared by the cores that read it.
+    public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
+        if queue.table.counter[Int(slot)] == 0 { queue.table.counter[Int(slot)] = 1 }
+    }
 
     public mutating func remove(_ slot: Slot) {
         if hand == slot { hand = queue.table.after(slot) }

@@ -46,8 +46,7 @@ public struct TwoQPolicy: EvictionPolicy {
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)
         // As libCacheSim's lookup: a remembered key leaves A1out before anything else happens.
-        let returning = ghosts.contains(entry.fingerprint)
-        if returning { ghosts.remove(entry.fingerprint) }
+        let returning = ghosts.remove(entry.fingerprint)
         guard entry.cost <= inShare.cost else { return false }
         makeRoom(for: entry.cost, evict: evict)
         fingerprints.record(entry)
