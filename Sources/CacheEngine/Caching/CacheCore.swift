@@ -33,9 +33,11 @@ package struct CacheCore<Policy: EvictionPolicy> {
     @inlinable package var totalCost: Int { storedPolicy.totalCost }
     @inlinable package var count: Int { storedPolicy.count }
 
-    /// A hint that `slot` is about to be looked up (`EvictionPolicy.prefetch`).
+    /// A hint that `slot` is about to be looked up (`EvictionPolicy.prefetch`). Mutating so the
+    /// policy is passed where it lies: borrowed, a policy whose `prefetch` is not inlinable
+    /// (ARC, 2Q, S3-FIFO, both W-TinyLFUs) was copied whole on every request.
     @inlinable @inline(__always)
-    package func prefetch(_ slot: Slot) { storedPolicy.prefetch(slot) }
+    package mutating func prefetch(_ slot: Slot) { storedPolicy.prefetch(slot) }
 
     /// Looks `slot` up; a hit refreshes it. An expired entry is removed, reported
     /// to `removed`, and counts as a miss.

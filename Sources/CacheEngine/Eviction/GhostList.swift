@@ -17,7 +17,6 @@ struct GhostList {
 
     /// Remembers a key as the newest; a key already remembered moves there.
     mutating func push(_ fingerprint: UInt64, size entrySize: Int) {
-        _ = remove(fingerprint)
         let node: Int32
         if let reused = free.popLast() {
             node = reused
@@ -34,8 +33,9 @@ struct GhostList {
         }
         if newest >= 0 { next[Int(newest)] = node } else { oldest = node }
         newest = node
-        index[fingerprint] = Int(node)
         size += entrySize
+        // One probe of the index: a key already remembered leaves its older node.
+        if let older = index.updateValue(Int(node), for: fingerprint) { unlink(Int32(older)) }
     }
 
     /// Forgets a key; returns whether it was remembered.

@@ -57,11 +57,10 @@ struct StripedMemory<Policy: EvictionPolicy> {
         return stripe == 0 ? body(&first, slot) : body(&others[stripe - 1], slot)
     }
 
-    /// A hint that `key` is about to be looked up.
+    /// A hint that `key` is about to be looked up (mutating, as `CacheCore.prefetch` is).
     @inline(__always)
-    func prefetch(_ key: Slot) {
-        let (stripe, slot) = location(of: key)
-        if stripe == 0 { first.prefetch(slot) } else { others[stripe - 1].prefetch(slot) }
+    mutating func prefetch(_ key: Slot) {
+        withStripe(of: key) { core, slot in core.prefetch(slot) }
     }
 
     @inline(__always)
