@@ -308,14 +308,14 @@ struct OutputOptions: ParsableArguments {
 
     /// The folder this process claimed for its results.
     private static let claimed = Locked<ResultsFolder?>(nil)
-    /// What the run reads, recorded with its hashes in the results.
-    private static let inputs = Locked<[String]>([])
+    /// What the run reads, hashed beside the run and recorded in the results.
+    private static let inputs = Locked<InputFile.Pending?>(nil)
 
     /// Claims the results folder before any work (unless --no-files): refused when it is
     /// or holds one of `inputs`, when another run is writing into it, or when it holds
     /// other files.
     func claim(inputs: [String]) throws {
-        Self.inputs.withLock { $0 = inputs }
+        Self.inputs.withLock { $0 = InputFile.Pending(inputs) }
         guard !noFiles else { return }
         let folder: ResultsFolder
         do { folder = try ResultsFolder(claiming: directory, inputs: inputs) } catch { throw ValidationError("--output \(error)") }
@@ -332,7 +332,7 @@ struct OutputOptions: ParsableArguments {
     func finish(_ results: BenchResults) throws {
         var results = results
         results.deriveFigures()
-        if results.inputs == nil { results.inputs = InputFile.describe(Self.inputs.withLock { $0 }) }
+        if results.inputs == nil { results.inputs = Self.inputs.withLock { $0 }?.files ?? [] }
         if json {
             print(try jsonText(results))
         } else {
