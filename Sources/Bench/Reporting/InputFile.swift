@@ -22,8 +22,7 @@ public struct InputFile: Codable, Sendable, Equatable {
     /// itself reports what it could not read).
     public static func describe(_ paths: [String]) -> [InputFile] {
         paths.compactMap { path in
-            guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
-                  let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            guard isRegularFile(path), let handle = FileHandle(forReadingAtPath: path) else { return nil }
             defer { try? handle.close() }
             var hash = SHA256()
             var bytes = 0
@@ -36,12 +35,19 @@ public struct InputFile: Codable, Sendable, Equatable {
     }
 }
 
+/// Whether `path`, symbolic links followed (a linked trace, `/dev/stdin` redirected from a
+/// file), is a regular file.
+private func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+}
+
 extension InputFile {
     /// `describe(paths)` worked out on a thread of its own from the moment the paths are
     /// known, so hashing a large trace overlaps the run that reads it (on the 10 M-request
     /// oracleGeneral file the hash took a tenth of a one-policy run).
     public final class Pending: Sendable {
-        private let described = SharedLocked<[InputFile]?>(nil)
+        private let described = SharedLocked<[InputFile]>([])
         private let done = DispatchSemaphore(value: 0)
 
         public init(_ paths: [String]) {
@@ -52,11 +58,11 @@ extension InputFile {
             }.start()
         }
 
-        /// The files, once hashed (waits for the thread).
+        /// The files, once hashed (waits for the thread; each caller hands the signal on).
         public var files: [InputFile] {
-            if let files = described.withLock({ $0 }) { return files }
             done.wait()
-            return described.withLock { $0 } ?? []
+            defer { done.signal() }
+            return described.withLock { $0 }
         }
     }
 }

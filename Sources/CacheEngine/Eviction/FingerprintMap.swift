@@ -52,11 +52,9 @@ struct FingerprintMap {
             return found ? buckets[position].value : nil
         }
         set {
-            if let newValue { store(newValue, for: fingerprint) } else { _ = removeValue(for: fingerprint) }
+            if let newValue { updateValue(newValue, for: fingerprint) } else { _ = removeValue(for: fingerprint) }
         }
     }
-
-    private mutating func store(_ value: Int, for fingerprint: UInt64) { updateValue(value, for: fingerprint) }
 
     /// Stores `value` under `fingerprint` and returns the value it replaces, in one probe.
     /// Values must not be `Int.min`.
