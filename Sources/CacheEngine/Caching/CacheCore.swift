@@ -66,6 +66,19 @@ package struct CacheCore<Policy: EvictionPolicy> {
         return true
     }
 
+    /// What a hit on the resident `slot` at `now` would do, found without changing anything:
+    /// what a reader without the lock (`MemoryCache`) may do with it.
+    @inlinable @inline(__always)
+    package func previewHit(_ slot: Slot, now: UInt64) -> HitPreview {
+        if timeToLive != nil, expiry[Int(slot)] <= now { return .expired }
+        if storedPolicy.hitChangesNothing(slot), !tracksLastUse || lastUse[Int(slot)] == now { return .unchanged }
+        return .changes
+    }
+
+    /// Counts hits that changed nothing else (`HitPreview.unchanged`).
+    @inlinable @inline(__always)
+    package mutating func countHits(_ count: Int) { counters.hits += count }
+
     /// Counts a lookup of a key the owner knows is absent.
     @inlinable @inline(__always)
     package mutating func recordMiss() { counters.misses += 1 }
@@ -175,4 +188,15 @@ package struct CacheCore<Policy: EvictionPolicy> {
         lastUse.append(contentsOf: repeatElement(0, count: extra))
         if timeToLive != nil { expiry.append(contentsOf: repeatElement(0, count: extra)) }
     }
+}
+
+/// What a hit would do (`CacheCore.previewHit`).
+@usableFromInline
+package enum HitPreview {
+    /// The entry has expired: the hit is a miss that removes it.
+    case expired
+    /// Nothing but the hit count changes.
+    case unchanged
+    /// The policy (or the last-use time) changes.
+    case changes
 }

@@ -19,6 +19,10 @@ protocol AnyCacheCore: AnyObject {
     static func lookup(core: UnsafeMutableRawPointer, _ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool
     static func insert(core: UnsafeMutableRawPointer, _ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool
     static func recordMiss(core: UnsafeMutableRawPointer)
+    // A hit without the lock: previewed by a reader, applied or counted later by a writer.
+    static var hitsCanWait: Bool { get }
+    static func previewHit(core: UnsafeMutableRawPointer, _ slot: Slot, now: UInt64) -> HitPreview
+    static func countHits(core: UnsafeMutableRawPointer, _ count: Int)
 }
 
 /// A boxed core whose requirements are met once, below, for every policy. A
@@ -65,6 +69,16 @@ extension PolicyCoreBox {
 
     static func recordMiss(core: UnsafeMutableRawPointer) {
         core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.recordMiss()
+    }
+
+    static var hitsCanWait: Bool { Policy.hitsCanWait }
+
+    static func previewHit(core: UnsafeMutableRawPointer, _ slot: Slot, now: UInt64) -> HitPreview {
+        core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.previewHit(slot, now: now)
+    }
+
+    static func countHits(core: UnsafeMutableRawPointer, _ count: Int) {
+        core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.countHits(count)
     }
 
     func remove(_ slot: Slot) { core.remove(slot) }

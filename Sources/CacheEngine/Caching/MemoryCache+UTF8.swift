@@ -12,9 +12,9 @@ extension MemoryCache where Key == String {
     /// stack buffer). An ASCII key is hashed as `String` hashes itself — its UTF-8 bytes,
     /// then 0xFF, which holds for every NFC string and ASCII is always NFC (a test holds
     /// the standard library to it); any other key is looked up as a string.
-    /// `whileLocked` hears the outcome under the stripe's lock (`value(forHash:…)`).
+    /// `whileLocked`, when given, hears the outcome under the stripe's lock (`value(forHash:…)`).
     @inlinable
-    public func value(forUTF8 utf8: UnsafeBufferPointer<UInt8>, whileLocked: @Sendable (_ hit: Bool) -> Void = { _ in }) -> Value? {
+    public func value(forUTF8 utf8: UnsafeBufferPointer<UInt8>, whileLocked: (@Sendable (_ hit: Bool) -> Void)? = nil) -> Value? {
         guard isASCII(utf8) else {
             let key = String(decoding: utf8, as: UTF8.self)
             return value(forHash: key.hashValue, fingerprint: key.cacheFingerprint, matching: { $0 == key }, whileLocked: whileLocked)

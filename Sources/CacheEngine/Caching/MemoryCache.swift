@@ -8,8 +8,11 @@ import Glibc
 ///
 /// State sits behind one lock (`Locked`, a `Mutex`) per stripe: one by default, more
 /// (`Configuration.stripes`) so threads working on different keys do not wait for each
-/// other. Eviction callbacks run after the lock is released, so they may call back into
-/// the cache.
+/// other. A hit takes no lock when the policy's hits can wait (`EvictionPolicy.hitsCanWait`:
+/// every built-in policy but LIRS and libCacheSim's W-TinyLFU): it reads the stripe beside
+/// its writers and logs what it changes for the next of them (`LockedStripes`), so threads
+/// that hit write nothing they share. Eviction callbacks run after the lock is released, so
+/// they may call back into the cache.
 public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, Value: Sendable>: Sendable {
     public struct Configuration: Sendable {
         public var limits: CacheLimits
@@ -40,6 +43,8 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     // four times slower).
     @usableFromInline let stripes: LockedStripes<State>
     @usableFromInline let onEviction: EvictionHandler?
+    /// Whether hits are read without the lock (`EvictionPolicy.hitsCanWait`).
+    @usableFromInline let hitsWithoutLock: Bool
 
     public init(_ configuration: Configuration, onEviction: EvictionHandler? = nil) {
         self.configuration = configuration
@@ -49,6 +54,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             let limits = configuration.stripes.limits(ofStripe: stripe, in: configuration.limits)
             return State(core: configuration.policy.withPolicy(limits: limits, MakeCacheCoreBox(timeToLive: timeToLive)))
         }
+        hitsWithoutLock = stripes.withLock(0) { $0.coreType.hitsCanWait }
     }
 
     @inlinable
@@ -56,10 +62,13 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         value(forHash: key.hashValue, fingerprint: key.cacheFingerprint) { $0 == key }
     }
 
-    /// The value for `key`; `whileLocked` hears the outcome under the stripe's lock.
+    /// The value for `key`; `whileLocked` hears the outcome under the stripe's lock (so the
+    /// lookup takes the lock even for a hit).
     @inlinable
     public func value(for key: Key, whileLocked: @Sendable (_ hit: Bool) -> Void) -> Value? {
-        value(forHash: key.hashValue, fingerprint: key.cacheFingerprint, matching: { $0 == key }, whileLocked: whileLocked)
+        withoutActuallyEscaping(whileLocked) { hears in
+            value(forHash: key.hashValue, fingerprint: key.cacheFingerprint, matching: { $0 == key }, whileLocked: hears)
+        }
     }
 
     /// The value whose key hashes to `hash` and has `fingerprint` (which must be what
@@ -67,30 +76,53 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     /// only when the cache has several stripes) and satisfies `matches`: a lookup by
     /// something that hashes and compares like a key, without building one (the image
     /// pipeline finds a request's thumbnail this way without allocating its key string).
-    /// `whileLocked` hears the outcome (hit or not) under the stripe's lock, ordered with
-    /// every other decision on the stripe (a replay records that order).
+    /// `whileLocked`, when given, hears the outcome (hit or not) under the stripe's lock,
+    /// ordered with every other decision on the stripe (a replay records that order); the
+    /// lookup then takes the lock even for a hit.
     @inlinable
     public func value(
         forHash hash: Int, fingerprint: @autoclosure () -> UInt64, matching matches: @Sendable (Key) -> Bool,
-        whileLocked: @Sendable (_ hit: Bool) -> Void = { _ in }
+        whileLocked: (@Sendable (_ hit: Bool) -> Void)? = nil
     ) -> Value? {
         let now = monotonicNanoseconds()
+        let stripe = self.stripe(fingerprint)
+        if whileLocked == nil, let value = valueWithoutLock(stripe: stripe, hash: hash, now: now, matching: matches) {
+            return value
+        }
         let reports = onEviction != nil
-        let (value, departed) = stripes.withLock(stripe(fingerprint)) { state -> (Value?, [Departure]) in
+        let (value, departed) = stripes.withLock(stripe) { state -> (Value?, [Departure]) in
             guard let slot = state.slot(hash: hash, matching: matches) else {
                 state.coreType.recordMiss(core: state.coreAddress)
-                whileLocked(false)
+                whileLocked?(false)
                 return (nil, [])
             }
             var departed: [Departure] = []
             let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { slot, reason in
                 state.release(slot, reason, into: &departed, reporting: reports)
             }
-            whileLocked(hit)
+            whileLocked?(hit)
             return (hit ? state.value(in: slot) : nil, departed)
         }
         report(departed)
         return value
+    }
+
+    /// The value a hit finds without the lock (`LockedStripes.read`), what the hit changes
+    /// logged for the next writer; nil when that cannot answer (a miss, an expired entry,
+    /// a full log, a writer inside, a policy whose hits cannot wait): the caller then asks
+    /// under the lock, where the same request is decided and counted as ever.
+    @inlinable @inline(__always)
+    func valueWithoutLock(stripe: Int, hash: Int, now: UInt64, matching matches: @Sendable (Key) -> Bool) -> Value? {
+        guard hitsWithoutLock else { return nil }
+        return stripes.read(stripe) { state, log -> Value? in
+            guard let slot = state.slot(hash: hash, matching: matches) else { return nil }
+            switch state.coreType.previewHit(core: state.coreAddress, slot, now: now) {
+            case .expired: return nil
+            case .unchanged: log.countUnchanged()
+            case .changes: guard log.log(slot, at: now) else { return nil }
+            }
+            return state.value(in: slot)
+        }
     }
 
     /// Stores `value` under `key` with the given cost, replacing any previous
@@ -141,8 +173,10 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     public func value(for key: Key, orInsert make: @Sendable () -> (value: Value, cost: Int), missCost: Int = 1) -> Value {
         let now = monotonicNanoseconds()
         let hash = key.hashValue
+        let stripe = self.stripe { key.cacheFingerprint }
+        if let value = valueWithoutLock(stripe: stripe, hash: hash, now: now, matching: { $0 == key }) { return value }
         let reports = onEviction != nil
-        let (value, departed) = stripes.withLock(stripe { key.cacheFingerprint }) { state -> (Value, [Departure]) in
+        let (value, departed) = stripes.withLock(stripe) { state -> (Value, [Departure]) in
             var departed: [Departure] = []
             if let slot = state.slot(hash: hash, matching: { $0 == key }) {
                 let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { slot, reason in
@@ -255,7 +289,7 @@ extension MemoryCache: MemoryPressureResponder {
 extension MemoryCache {
     /// An entry that left, reported to the handler once the lock is released.
     @usableFromInline
-    struct Departure {
+    struct Departure: Sendable {
         @usableFromInline let key: Key
         @usableFromInline let value: Value
         @usableFromInline let reason: EvictionReason
@@ -270,7 +304,7 @@ extension MemoryCache {
 
     /// A stripe's entries, the index that finds them by key, and the policy's core.
     @usableFromInline
-    struct State: ~Copyable {
+    struct State: ~Copyable, LoggedHitsApplying {
         /// The policy's core, which the state owns; requests reach it through `coreType` and
         /// `coreAddress` (`AnyCacheCore.lookup(core:_:now:removed:)`).
         @usableFromInline let core: any AnyCacheCore
@@ -284,6 +318,19 @@ extension MemoryCache {
             coreType = type(of: core)
             coreAddress = core.coreAddress
         }
+
+        /// A hit a reader logged: no entry left since, so it finds its entry resident and
+        /// unexpired at its time, and the policy (whose hits can wait) evicts nothing.
+        @inlinable
+        mutating func applyLoggedHit(_ slot: Slot, at time: UInt64) {
+            let hit = coreType.lookup(core: coreAddress, slot, now: time) { _, _ in
+                preconditionFailure("a logged hit removed an entry")
+            }
+            assert(hit, "a logged hit found its entry gone")
+        }
+
+        @inlinable
+        mutating func countUnchangedHits(_ count: Int) { coreType.countHits(core: coreAddress, count) }
 
         /// The slot of the key that hashes to `hash` and satisfies `matches`.
         @inlinable @inline(__always)

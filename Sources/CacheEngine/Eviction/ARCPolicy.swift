@@ -51,6 +51,9 @@ public struct ARCPolicy: EvictionPolicy {
     @inline(__always) private func size(_ list: SlotList) -> Int { measuresCost ? list.cost : list.count }
     @inline(__always) private func size(ofCost cost: Int) -> Int { measuresCost ? cost : 1 }
 
+    /// Hits only reorder or count: they never evict.
+    public static var hitsCanWait: Bool { true }
+
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         if table.queue(of: slot) == recent.id {
             table.move(slot, from: &recent, to: &frequent)

@@ -128,10 +128,20 @@ public protocol EvictionPolicy {
     /// nothing; the simulator calls it a few requests ahead, since it knows the
     /// trace. The default does nothing.
     func prefetch(_ slot: Slot)
+    /// Whether a hit's `recordHit` may wait, to be applied later with other threads'
+    /// hits: true for a policy whose hits never evict or remove anything (they only
+    /// reorder or count). The live cache then takes no lock for a hit; a policy that
+    /// does not say (the default, false) has every hit applied under the lock.
+    static var hitsCanWait: Bool { get }
+    /// Whether a hit on `slot` would change nothing (a reference bit already set, a
+    /// counter at its ceiling): the live cache then only counts it. The default is false.
+    func hitChangesNothing(_ slot: Slot) -> Bool
 }
 
 extension EvictionPolicy {
     public func prefetch(_ slot: Slot) {}
+    public static var hitsCanWait: Bool { false }
+    public func hitChangesNothing(_ slot: Slot) -> Bool { false }
 
     /// Evicts in policy order (`evictNext`) until an entry of `cost` fits both limits:
     /// what most policies' `insert` does first.

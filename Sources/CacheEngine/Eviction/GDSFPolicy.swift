@@ -43,6 +43,9 @@ public struct GDSFPolicy: EvictionPolicy {
 
     public func contains(_ slot: Slot) -> Bool { heap.contains(slot) }
 
+    /// Hits only reorder or count: they never evict.
+    public static var hitsCanWait: Bool { true }
+
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         frequency[Int(slot)] &+= 1
         heap.update(slot, priority: priority(of: slot), tieBreaker: nextUse())

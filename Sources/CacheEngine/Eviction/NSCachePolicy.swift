@@ -35,6 +35,9 @@ public struct NSCachePolicy: EvictionPolicy {
         Int(slot) < resident.count && resident[Int(slot)]
     }
 
+    /// Hits only reorder or count: they never evict.
+    public static var hitsCanWait: Bool { true }
+
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         _ = cache.object(forKey: NSNumber(value: slot))
     }

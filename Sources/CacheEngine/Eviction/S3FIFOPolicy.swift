@@ -63,6 +63,9 @@ public struct S3FIFOPolicy: EvictionPolicy {
         if table.counter[index] < 3 { table.counter[index] += 1 }
     }
 
+    public static var hitsCanWait: Bool { true }
+    public func hitChangesNothing(_ slot: Slot) -> Bool { table.counter[Int(slot)] >= 3 }
+
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)
         // A returning key leaves G before any eviction makes room, as libCacheSim's lookup does.

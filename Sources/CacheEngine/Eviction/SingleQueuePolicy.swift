@@ -51,6 +51,7 @@ extension SingleQueuePolicy {
 
     @inlinable public func contains(_ slot: Slot) -> Bool { queue.table.queue(of: slot) != 0 }
     @inlinable public func prefetch(_ slot: Slot) { queue.table.prefetch(slot, counter: Self.marksHits) }
+    @inlinable public static var hitsCanWait: Bool { true }
 
     @inlinable
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {

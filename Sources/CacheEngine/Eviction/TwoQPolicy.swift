@@ -39,6 +39,9 @@ public struct TwoQPolicy: EvictionPolicy {
     /// Whether the entry in `slot` is in Am (for tests).
     func isInMain(_ slot: Slot) -> Bool { table.queue(of: slot) == main.id }
 
+    /// Hits only reorder or count: they never evict.
+    public static var hitsCanWait: Bool { true }
+
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         if table.queue(of: slot) == main.id { table.moveToBack(slot, in: &main) }
     }

@@ -49,6 +49,9 @@ public struct WTinyLFUPolicy: EvictionPolicy {
     public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
     public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
+    /// Hits only reorder or count: they never evict.
+    public static var hitsCanWait: Bool { true }
+
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {
         // Until the cache is first half full Caffeine does not record reads at all: no
         // count, no reordering, no promotion (its read buffer is skipped).

@@ -33,9 +33,10 @@ public struct ImageMemoryCache<Key: Hashable & Sendable & CacheFingerprintable>:
 
 extension ImageMemoryCache where Key == String {
     /// The image stored under the key whose UTF-8 bytes are `utf8`, without building
-    /// the key string; `whileLocked` hears the outcome under the cache's lock.
+    /// the key string; `whileLocked`, when given, hears the outcome under the cache's lock
+    /// (and the lookup takes it even for a hit).
     public func image(
-        forUTF8 utf8: UnsafeBufferPointer<UInt8>, whileLocked: @Sendable (_ hit: Bool) -> Void = { _ in }
+        forUTF8 utf8: UnsafeBufferPointer<UInt8>, whileLocked: (@Sendable (_ hit: Bool) -> Void)? = nil
     ) -> DecodedImage? {
         storage.value(forUTF8: utf8, whileLocked: whileLocked)
     }

@@ -53,6 +53,9 @@ public struct RequestDecisions: Sendable {
         self.request = request
     }
 
+    /// Whether decisions are heard at all.
+    public var isRecording: Bool { recorder != nil && request != nil }
+
     @inline(__always)
     public func record(_ decision: PipelineDecision, bytes: Int = 0) {
         guard let recorder, let request else { return }

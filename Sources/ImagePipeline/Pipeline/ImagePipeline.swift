@@ -111,8 +111,11 @@ public final class ImagePipeline: Sendable {
         // built on a miss.
         let memoryCache = memoryCache
         let decisions = RequestDecisions(configuration.decisionRecorder, request.id)
+        // Heard only when recorded: a lookup that is heard takes the lock even for a hit.
+        let lookupHeard: (@Sendable (Bool) -> Void)?
+        if decisions.isRecording { lookupHeard = { _ in decisions.record(.memoryLookup) } } else { lookupHeard = nil }
         if let image = configuration.keyStrategy.withKeyBytes(for: request.url, processing: request.processing, {
-            memoryCache.image(forUTF8: $0) { _ in decisions.record(.memoryLookup) }
+            memoryCache.image(forUTF8: $0, whileLocked: lookupHeard)
         }) {
             counters.count(.memoryHit)
             return ImageResponse(image: image, source: .memory, timings: .init())

@@ -1,0 +1,83 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small dense number for each live thread, so a structure can give every thread a
+/// record of its own (`LockedStripes`' reader records). A thread takes the lowest free
+/// number the first time it asks and gives it back when it exits; past `capacity`
+/// live threads, the newcomers get none.
+@usableFromInline
+enum ThreadIndex {
+    /// How many threads can hold a number at once.
+    @inlinable static var capacity: Int { 16 }
+
+    /// The calling thread's number, or -1 when every number is held by a live thread.
+    @usableFromInline
+    static func current() -> Int {
+        // Stored as the number + 2: nil is a thread that has not asked yet, 1 one refused
+        // (not asked again).
+        if let stored = pthread_getspecific(registry.key) { return Int(bitPattern: stored) &- 2 }
+        let index = registry.take()
+        pthread_setspecific(registry.key, UnsafeRawPointer(bitPattern: index &+ 2))
+        return index
+    }
+
+    /// One more than the highest number held since the process started: the records a
+    /// writer has to look at.
+    @inlinable static var highWater: Int { registry.highWater.load(ordering: .sequentiallyConsistent) }
+
+    @usableFromInline static let registry = Registry()
+
+    @usableFromInline
+    final class Registry: Sendable {
+        let key: pthread_key_t
+        let held = Mutex<UInt64>(0)
+        @usableFromInline let highWater = Atomic<Int>(0)
+
+        init() {
+            var key = pthread_key_t()
+            let status = pthread_key_create(&key) { stored in
+                guard let stored else { return }
+                let index = Int(bitPattern: stored) &- 2
+                if index >= 0 { ThreadIndex.registry.give(index) }
+            }
+            precondition(status == 0, "pthread_key_create failed: \(status)")
+            self.key = key
+        }
+
+        /// The lowest free number, or -1.
+        func take() -> Int {
+            let index = held.withLock { held -> Int in
+                let free = ~held & (UInt64(1) << ThreadIndex.capacity &- 1)
+                guard free != 0 else { return -1 }
+                let index = free.trailingZeroBitCount
+                held |= 1 << index
+                return index
+            }
+            if index >= 0 { highWater.raise(to: index + 1) }
+            return index
+        }
+
+        func give(_ index: Int) {
+            held.withLock { $0 &= ~(1 << index) }
+        }
+    }
+}
+
+extension Atomic where Value == Int {
+    /// Raises the value to at least `candidate`.
+    func raise(to candidate: Int) {
+        var current = load(ordering: .relaxed)
+        while current < candidate {
+            let (exchanged, original) = compareExchange(
+                expected: current, desired: candidate, successOrdering: .sequentiallyConsistent, failureOrdering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+}
