@@ -201,9 +201,9 @@ struct LockFreeHitTests {
         // The hit is in this thread's log, not yet in the policy.
         let thread = ThreadIndex.current()
         #expect(thread >= 0)
-        #expect(cache.stripes.log(stripe: 0, thread: thread).pending == 1)
+        #expect(cache.stripes.log(stripe: 0, thread: thread).waiting == 1)
         cache.insert(3, for: "d", cost: 1)
-        #expect(cache.stripes.log(stripe: 0, thread: thread).pending == 0)
+        #expect(cache.stripes.log(stripe: 0, thread: thread).waiting == 0)
         #expect(cache.value(for: "b") == nil, "b was least recently used once a's hit was applied")
         #expect(cache.value(for: "a") == 0)
         #expect(cache.statistics.hits == 2)
@@ -290,6 +290,11 @@ struct LockFreeHitTests {
         #expect(statistics.insertions == statistics.misses)
         #expect(statistics.resident == cache.count && cache.count <= 200)
     }
+}
+
+extension HitLog {
+    /// Hits logged and not applied yet.
+    var waiting: Int { end.pointee.load(ordering: .relaxed) - start.pointee.load(ordering: .relaxed) }
 }
 
 /// Counts its members alive.

@@ -66,16 +66,11 @@ package struct CacheCore<Policy: EvictionPolicy> {
         return true
     }
 
-    /// What a hit on the resident `slot` at `now` would do, found without changing anything:
-    /// what a reader without the lock (`MemoryCache`) may do with it.
+    /// Whether `slot` holds a resident entry.
     @inlinable @inline(__always)
-    package func previewHit(_ slot: Slot, now: UInt64) -> HitPreview {
-        if timeToLive != nil, expiry[Int(slot)] <= now { return .expired }
-        if storedPolicy.hitChangesNothing(slot), !tracksLastUse || lastUse[Int(slot)] == now { return .unchanged }
-        return .changes
-    }
+    package func contains(_ slot: Slot) -> Bool { storedPolicy.contains(slot) }
 
-    /// Counts hits that changed nothing else (`HitPreview.unchanged`).
+    /// Counts hits the policy does not hear (a hit on an entry leaving as it was found).
     @inlinable @inline(__always)
     package mutating func countHits(_ count: Int) { counters.hits += count }
 
@@ -190,13 +185,3 @@ package struct CacheCore<Policy: EvictionPolicy> {
     }
 }
 
-/// What a hit would do (`CacheCore.previewHit`).
-@usableFromInline
-package enum HitPreview {
-    /// The entry has expired: the hit is a miss that removes it.
-    case expired
-    /// Nothing but the hit count changes.
-    case unchanged
-    /// The policy (or the last-use time) changes.
-    case changes
-}

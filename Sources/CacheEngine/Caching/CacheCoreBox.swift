@@ -19,9 +19,9 @@ protocol AnyCacheCore: AnyObject {
     static func lookup(core: UnsafeMutableRawPointer, _ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool
     static func insert(core: UnsafeMutableRawPointer, _ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool
     static func recordMiss(core: UnsafeMutableRawPointer)
-    // A hit without the lock: previewed by a reader, applied or counted later by a writer.
+    // Hits without the lock: logged by a reader, applied or counted later by a writer.
     static var hitsCanWait: Bool { get }
-    static func previewHit(core: UnsafeMutableRawPointer, _ slot: Slot, now: UInt64) -> HitPreview
+    static func contains(core: UnsafeMutableRawPointer, _ slot: Slot) -> Bool
     static func countHits(core: UnsafeMutableRawPointer, _ count: Int)
 }
 
@@ -73,8 +73,8 @@ extension PolicyCoreBox {
 
     static var hitsCanWait: Bool { Policy.hitsCanWait }
 
-    static func previewHit(core: UnsafeMutableRawPointer, _ slot: Slot, now: UInt64) -> HitPreview {
-        core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.previewHit(slot, now: now)
+    static func contains(core: UnsafeMutableRawPointer, _ slot: Slot) -> Bool {
+        core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.contains(slot)
     }
 
     static func countHits(core: UnsafeMutableRawPointer, _ count: Int) {

@@ -52,7 +52,9 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let timeToLive = configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }
         stripes = LockedStripes(count: configuration.stripes.count) { stripe in
             let limits = configuration.stripes.limits(ofStripe: stripe, in: configuration.limits)
-            return State(core: configuration.policy.withPolicy(limits: limits, MakeCacheCoreBox(timeToLive: timeToLive)))
+            return State(
+                core: configuration.policy.withPolicy(limits: limits, MakeCacheCoreBox(timeToLive: timeToLive)),
+                timeToLive: timeToLive)
         }
         hitsWithoutLock = stripes.withLock(0) { $0.coreType.hitsCanWait }
     }
@@ -107,21 +109,18 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         return value
     }
 
-    /// The value a hit finds without the lock (`LockedStripes.read`), what the hit changes
-    /// logged for the next writer; nil when that cannot answer (a miss, an expired entry,
-    /// a full log, a writer inside, a policy whose hits cannot wait): the caller then asks
-    /// under the lock, where the same request is decided and counted as ever.
+    /// The value a hit finds without the lock (`LockedStripes.read`), the hit logged for
+    /// the next writer; nil when that cannot answer (a miss, an expired entry, a full log,
+    /// a policy whose hits cannot wait): the caller then asks under the lock, where the
+    /// same request is decided and counted as ever.
     @inlinable @inline(__always)
     func valueWithoutLock(stripe: Int, hash: Int, now: UInt64, matching matches: @Sendable (Key) -> Bool) -> Value? {
         guard hitsWithoutLock else { return nil }
         return stripes.read(stripe) { state, log -> Value? in
             guard let slot = state.slot(hash: hash, matching: matches) else { return nil }
-            switch state.coreType.previewHit(core: state.coreAddress, slot, now: now) {
-            case .expired: return nil
-            case .unchanged: log.countUnchanged()
-            case .changes: guard log.log(slot, at: now) else { return nil }
-            }
-            return state.value(in: slot)
+            let entry = state.entries[slot]
+            guard entry.expiry > now, log.log(slot, generation: entry.generation, at: now) else { return nil }
+            return entry.value
         }
     }
 
@@ -141,14 +140,13 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let hash = key.hashValue
         let reports = onEviction != nil
         let (stored, departed) = stripes.withLock(stripe { fingerprint }) { state -> (Bool, [Departure]) in
-            // A key already held keeps its slot: the core replaces the entry there.
-            let slot: Slot
+            // A key already held leaves first, unreported (what the core does with a slot
+            // inserted again); its entry stays for readers until none can be reading it.
             if let held = state.slot(hash: hash, matching: { $0 == key }) {
-                state.entries.replace(held, key: key, value: value, hash: hash)
-                slot = held
-            } else {
-                slot = state.allocate(key, value, hash: hash)
+                state.core.remove(held)
+                _ = state.release(held, .trimmed)
             }
+            let slot = state.allocate(key, value, hash: hash, now: now)
             var departed: [Departure] = []
             let stored = state.coreType.insert(
                 core: state.coreAddress,
@@ -187,7 +185,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
                 state.coreType.recordMiss(core: state.coreAddress)
             }
             let made = make()
-            let slot = state.allocate(key, made.value, hash: hash)
+            let slot = state.allocate(key, made.value, hash: hash, now: now)
             let stored = state.coreType.insert(
                 core: state.coreAddress,
                 NewEntry(slot: slot, cost: made.cost, fingerprint: key.cacheFingerprint, missCost: missCost), now: now
@@ -302,35 +300,74 @@ extension MemoryCache {
         }
     }
 
-    /// A stripe's entries, the index that finds them by key, and the policy's core.
+    /// A stripe's entries, the index that finds them by key, and the policy's core; and
+    /// what left while readers might still be reading it.
     @usableFromInline
-    struct State: ~Copyable, LoggedHitsApplying {
+    struct State: ~Copyable, ConcurrentlyReadable {
         /// The policy's core, which the state owns; requests reach it through `coreType` and
         /// `coreAddress` (`AnyCacheCore.lookup(core:_:now:removed:)`).
         @usableFromInline let core: any AnyCacheCore
         @usableFromInline let coreType: any AnyCacheCore.Type
         @usableFromInline let coreAddress: UnsafeMutableRawPointer
+        @usableFromInline let timeToLive: UInt64?
         @usableFromInline var index = SlotIndex()
         @usableFromInline var entries = SlotEntries<Key, Value>()
+        @usableFromInline var retireEpoch: UInt64 = 0
+        /// Slots that left, oldest first, with the epoch they left in.
+        @usableFromInline var retiredSlots: [(slot: Slot, epoch: UInt64)] = []
+        /// Index tables and entry storage replaced, with the epoch they were replaced in.
+        @usableFromInline var retiredBlocks: [(block: UnsafeMutableRawPointer, epoch: UInt64)] = []
 
-        init(core: any AnyCacheCore) {
+        init(core: any AnyCacheCore, timeToLive: UInt64?) {
             self.core = core
             coreType = type(of: core)
             coreAddress = core.coreAddress
+            self.timeToLive = timeToLive
         }
 
-        /// A hit a reader logged: no entry left since, so it finds its entry resident and
-        /// unexpired at its time, and the policy (whose hits can wait) evicts nothing.
+        // Inlinable, as `SlotEntries`' deinit (the optimiser's "resilient into fragile" crash).
+        @inlinable deinit {
+            for retired in retiredBlocks { retired.block.deallocate() }
+        }
+
+        @inlinable var hasRetired: Bool { !retiredSlots.isEmpty || !retiredBlocks.isEmpty }
+
         @inlinable
-        mutating func applyLoggedHit(_ slot: Slot, at time: UInt64) {
+        mutating func reclaim(retiredBefore epoch: UInt64) {
+            var reclaimed = 0
+            for retired in retiredSlots {
+                guard retired.epoch < epoch else { break }
+                entries.reclaim(retired.slot)
+                reclaimed &+= 1
+            }
+            if reclaimed == retiredSlots.count { retiredSlots.removeAll(keepingCapacity: true) }
+            else if reclaimed > 0 { retiredSlots.removeFirst(reclaimed) }
+            if !retiredBlocks.isEmpty { reclaimBlocks(retiredBefore: epoch) }
+        }
+
+        @usableFromInline
+        mutating func reclaimBlocks(retiredBefore epoch: UInt64) {
+            retiredBlocks.removeAll { retired in
+                guard retired.epoch < epoch else { return false }
+                retired.block.deallocate()
+                return true
+            }
+        }
+
+        /// A hit a reader logged. Applied as it would have been at its time when its entry is
+        /// still there (the policy, whose hits can wait, evicts nothing for it); only counted
+        /// when a writer removed the entry as the reader found it.
+        @inlinable
+        mutating func applyLoggedHit(_ slot: Slot, generation: UInt64, at time: UInt64) {
+            guard coreType.contains(core: coreAddress, slot), entries[slot].generation == generation else {
+                coreType.countHits(core: coreAddress, 1)
+                return
+            }
             let hit = coreType.lookup(core: coreAddress, slot, now: time) { _, _ in
                 preconditionFailure("a logged hit removed an entry")
             }
             assert(hit, "a logged hit found its entry gone")
         }
-
-        @inlinable
-        mutating func countUnchangedHits(_ count: Int) { coreType.countHits(core: coreAddress, count) }
 
         /// The slot of the key that hashes to `hash` and satisfies `matches`.
         @inlinable @inline(__always)
@@ -342,9 +379,11 @@ extension MemoryCache {
         func value(in slot: Slot) -> Value { entries[slot].value }
 
         @inlinable
-        mutating func allocate(_ key: Key, _ value: Value, hash: Int) -> Slot {
-            let slot = entries.store(key, value, hash: hash)
-            index.insert(slot, hash: hash)
+        mutating func allocate(_ key: Key, _ value: Value, hash: Int, now: UInt64) -> Slot {
+            let expiry = timeToLive.map { now &+ $0 } ?? .max
+            let (slot, replacedStorage) = entries.store(key, value, hash: hash, expiry: expiry)
+            if let replacedStorage { retiredBlocks.append((UnsafeMutableRawPointer(replacedStorage), retireEpoch)) }
+            if let replacedTable = index.insert(slot, hash: hash) { retiredBlocks.append((replacedTable, retireEpoch)) }
             return slot
         }
 
@@ -356,11 +395,13 @@ extension MemoryCache {
             if reporting { departed.append(departure) }
         }
 
-        /// Frees a slot the core no longer holds and hands back what it held.
+        /// Takes a slot the core no longer holds out of the index and hands back what it
+        /// held; the entry itself stays for readers until it is reclaimed.
         @inlinable
         mutating func release(_ slot: Slot, _ reason: EvictionReason) -> Departure {
-            let entry = entries.remove(slot)
+            let entry = entries.retire(slot)
             index.remove(slot, hash: entry.hash)
+            retiredSlots.append((slot, retireEpoch))
             return Departure(key: entry.key, value: entry.value, reason: reason)
         }
     }

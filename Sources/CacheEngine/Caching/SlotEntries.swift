@@ -1,9 +1,16 @@
-/// What a `MemoryCache` stripe holds, by slot: each key beside its value and its hash,
-/// so one cache line answers both a lookup's key comparison and an eviction's
-/// unindexing. Freed slots are reused, so the entries stay as dense as the cache is full.
+import Synchronization
+
+/// What a `MemoryCache` stripe holds, by slot: each key beside its value, its hash, when
+/// it expires and which storing it was, so one cache line answers a lookup's key
+/// comparison, its expiry check and an eviction's unindexing. Freed slots are reused, so
+/// the entries stay as dense as the cache is full.
 ///
-/// Storage this struct alone owns, under its stripe's lock: arrays of optionals were
-/// checked for uniqueness on every write and read three lines where this reads one.
+/// One writer at a time changes it, while readers may read entries they found in the
+/// `SlotIndex`: an entry that leaves stays as it was (`retire`) until the writer knows no
+/// reader can still be reading it (`reclaim`), and storage that grows is moved to a new
+/// block, the old one handed back to be freed just as late. Nothing here is mutating: the
+/// writer's bookkeeping sits behind a pointer, so the variable readers read the storage's
+/// address from is never written but when the storage moves.
 @usableFromInline
 struct SlotEntries<Key, Value>: ~Copyable {
     @usableFromInline
@@ -11,88 +18,115 @@ struct SlotEntries<Key, Value>: ~Copyable {
         @usableFromInline let key: Key
         @usableFromInline let value: Value
         @usableFromInline let hash: Int
+        /// Nanoseconds at which it expires (`UInt64.max`: never).
+        @usableFromInline let expiry: UInt64
+        /// Which storing this was, unique in the stripe: a hit logged for it applies only
+        /// while its slot still holds it.
+        @usableFromInline let generation: UInt64
 
         @inlinable
-        init(key: Key, value: Value, hash: Int) {
+        init(key: Key, value: Value, hash: Int, expiry: UInt64, generation: UInt64) {
             self.key = key
             self.value = value
             self.hash = hash
+            self.expiry = expiry
+            self.generation = generation
+        }
+    }
+
+    /// The writer's bookkeeping.
+    @usableFromInline
+    struct Books {
+        /// Slots reclaimed and not reused yet: a stack, as long as the storage.
+        @usableFromInline var free: UnsafeMutablePointer<Slot>
+        @usableFromInline var capacity: Int
+        /// One past the highest slot ever used.
+        @usableFromInline var used = 0
+        @usableFromInline var freeCount = 0
+        @usableFromInline var generations: UInt64 = 0
+
+        @usableFromInline
+        init(capacity: Int) {
+            self.capacity = capacity
+            free = .allocate(capacity: capacity)
         }
     }
 
     /// Entries by slot; those below `used` and not in `free` are initialised.
-    @usableFromInline var base: UnsafeMutablePointer<Entry>
-    /// Slots freed and not reused yet: a stack, as long as `base`.
-    @usableFromInline var free: UnsafeMutablePointer<Slot>
-    @usableFromInline var capacity: Int
-    /// One past the highest slot ever used.
-    @usableFromInline var used = 0
-    @usableFromInline var freeCount = 0
+    @usableFromInline let storage: Atomic<UnsafeMutablePointer<Entry>>
+    @usableFromInline let books: UnsafeMutablePointer<Books>
 
     @usableFromInline
     init() {
-        capacity = 16
-        base = .allocate(capacity: capacity)
-        free = .allocate(capacity: capacity)
+        books = .allocate(capacity: 1)
+        books.initialize(to: Books(capacity: 16))
+        storage = Atomic(.allocate(capacity: 16))
     }
 
     // Inlinable: otherwise Swift 6.3's optimiser crashes inlining it into the
     // inlinable code that replaces a `State`'s entries ("resilient into fragile").
     @inlinable deinit {
-        var isFree = [Bool](repeating: false, count: used)
-        for index in 0..<freeCount { isFree[Int(free[index])] = true }
-        for slot in 0..<used where !isFree[slot] { (base + slot).deinitialize(count: 1) }
+        let base = storage.load(ordering: .relaxed)
+        var isFree = [Bool](repeating: false, count: books.pointee.used)
+        for index in 0..<books.pointee.freeCount { isFree[Int(books.pointee.free[index])] = true }
+        for slot in 0..<books.pointee.used where !isFree[slot] { (base + slot).deinitialize(count: 1) }
         base.deallocate()
-        free.deallocate()
+        books.pointee.free.deallocate()
+        books.deinitialize(count: 1).deallocate()
     }
 
-    /// The entry in `slot`, which must be occupied; read in place.
+    /// The entry in `slot`, which must be initialised; read in place. Safe beside the writer
+    /// for a slot found in the index.
     @inlinable
     subscript(slot: Slot) -> Entry {
-        unsafeAddress { UnsafePointer(base + Int(slot)) }
+        unsafeAddress { UnsafePointer(storage.load(ordering: .acquiring) + Int(slot)) }
     }
 
-    /// Stores an entry in a free slot (the most recently freed one) and returns the slot.
+    /// Stores an entry in a free slot (the most recently reclaimed one) and returns the
+    /// slot, and the storage it replaced when it grew (to be freed once no reader can be in it).
     @inlinable @inline(__always)
-    mutating func store(_ key: Key, _ value: Value, hash: Int) -> Slot {
+    func store(_ key: Key, _ value: Value, hash: Int, expiry: UInt64) -> (slot: Slot, replaced: UnsafeMutablePointer<Entry>?) {
         let slot: Slot
-        if freeCount > 0 {
-            freeCount &-= 1
-            slot = free[freeCount]
+        var replaced: UnsafeMutablePointer<Entry>?
+        if books.pointee.freeCount > 0 {
+            books.pointee.freeCount &-= 1
+            slot = books.pointee.free[books.pointee.freeCount]
         } else {
-            if used == capacity { grow() }
-            slot = Slot(used)
-            used &+= 1
+            if books.pointee.used == books.pointee.capacity { replaced = grow() }
+            slot = Slot(books.pointee.used)
+            books.pointee.used &+= 1
         }
-        (base + Int(slot)).initialize(to: Entry(key: key, value: value, hash: hash))
-        return slot
+        books.pointee.generations &+= 1
+        (storage.load(ordering: .relaxed) + Int(slot)).initialize(
+            to: Entry(key: key, value: value, hash: hash, expiry: expiry, generation: books.pointee.generations))
+        return (slot, replaced)
     }
 
-    /// Puts a new entry in the occupied `slot`; the old one is released.
+    /// A copy of the entry leaving `slot`, which stays as it is for readers until `reclaim`.
     @inlinable @inline(__always)
-    mutating func replace(_ slot: Slot, key: Key, value: Value, hash: Int) {
-        (base + Int(slot)).pointee = Entry(key: key, value: value, hash: hash)
-    }
+    func retire(_ slot: Slot) -> Entry { self[slot] }
 
-    /// Takes the entry out of `slot`, which becomes free.
+    /// Frees a retired slot no reader can still be reading.
     @inlinable @inline(__always)
-    mutating func remove(_ slot: Slot) -> Entry {
-        free[freeCount] = slot
-        freeCount &+= 1
-        return (base + Int(slot)).move()
+    func reclaim(_ slot: Slot) {
+        (storage.load(ordering: .relaxed) + Int(slot)).deinitialize(count: 1)
+        books.pointee.free[books.pointee.freeCount] = slot
+        books.pointee.freeCount &+= 1
     }
 
-    /// Doubles the storage. Called only when no slot is free, so every entry below
-    /// `used` is initialised and moves as a block.
+    /// Doubles the storage. Called only when no slot is free, so every entry below `used` is
+    /// initialised and moves as a block; the old block keeps its bytes for readers.
     @usableFromInline
-    mutating func grow() {
+    func grow() -> UnsafeMutablePointer<Entry> {
+        let capacity = books.pointee.capacity
         precondition(capacity < Int(Slot.max) / 2, "a cache stripe holds fewer than 2³⁰ entries")
+        let old = storage.load(ordering: .relaxed)
         let entries = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
-        entries.moveInitialize(from: base, count: used)
-        base.deallocate()
-        base = entries
-        free.deallocate()
-        free = .allocate(capacity: capacity * 2)
-        capacity *= 2
+        entries.moveInitialize(from: old, count: books.pointee.used)
+        storage.store(entries, ordering: .releasing)
+        books.pointee.free.deallocate()
+        books.pointee.free = .allocate(capacity: capacity * 2)
+        books.pointee.capacity = capacity * 2
+        return old
     }
 }

@@ -14,8 +14,6 @@ public struct CLOCKPolicy: SingleQueuePolicy {
         if queue.table.counter[Int(slot)] == 0 { queue.table.counter[Int(slot)] = 1 }
     }
 
-    @inlinable public func hitChangesNothing(_ slot: Slot) -> Bool { queue.table.counter[Int(slot)] != 0 }
-
     public mutating func evictNext() -> Slot? {
         while !queue.isEmpty {
             let hand = queue.front

@@ -133,15 +133,11 @@ public protocol EvictionPolicy {
     /// reorder or count). The live cache then takes no lock for a hit; a policy that
     /// does not say (the default, false) has every hit applied under the lock.
     static var hitsCanWait: Bool { get }
-    /// Whether a hit on `slot` would change nothing (a reference bit already set, a
-    /// counter at its ceiling): the live cache then only counts it. The default is false.
-    func hitChangesNothing(_ slot: Slot) -> Bool
 }
 
 extension EvictionPolicy {
     public func prefetch(_ slot: Slot) {}
     public static var hitsCanWait: Bool { false }
-    public func hitChangesNothing(_ slot: Slot) -> Bool { false }
 
     /// Evicts in policy order (`evictNext`) until an entry of `cost` fits both limits:
     /// what most policies' `insert` does first.

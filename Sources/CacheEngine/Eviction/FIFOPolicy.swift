@@ -8,7 +8,6 @@ public struct FIFOPolicy: SingleQueuePolicy {
     public init(limits: CacheLimits) { self.limits = limits }
 
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {}
-    public func hitChangesNothing(_ slot: Slot) -> Bool { true }
 
     public mutating func evictNext() -> Slot? { queue.popFront() }
 }

@@ -64,7 +64,6 @@ public struct S3FIFOPolicy: EvictionPolicy {
     }
 
     public static var hitsCanWait: Bool { true }
-    public func hitChangesNothing(_ slot: Slot) -> Bool { table.counter[Int(slot)] >= 3 }
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)

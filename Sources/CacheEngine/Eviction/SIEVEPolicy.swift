@@ -18,8 +18,6 @@ public struct SIEVEPolicy: SingleQueuePolicy {
         if queue.table.counter[Int(slot)] == 0 { queue.table.counter[Int(slot)] = 1 }
     }
 
-    @inlinable public func hitChangesNothing(_ slot: Slot) -> Bool { queue.table.counter[Int(slot)] != 0 }
-
     public mutating func remove(_ slot: Slot) {
         if hand == slot { hand = queue.table.after(slot) }
         queue.unlink(slot)

@@ -7,43 +7,53 @@ import Musl
 import Darwin
 #endif
 
-/// What a stripe's writer does with the hits readers logged while it was not looking.
+/// A stripe's value as `LockedStripes` needs it: what its writer does with the hits
+/// readers logged, and with what it retired while readers might still be reading it.
 @usableFromInline
-protocol LoggedHitsApplying: ~Copyable {
-    /// A logged hit on `slot`, taken at `time`: applied as the hit would have been then.
-    mutating func applyLoggedHit(_ slot: Slot, at time: UInt64)
-    /// Hits that changed nothing but the count.
-    mutating func countUnchangedHits(_ count: Int)
+protocol ConcurrentlyReadable: ~Copyable {
+    /// A hit a reader logged on `slot` while it held the storing `generation`, at `time`.
+    mutating func applyLoggedHit(_ slot: Slot, generation: UInt64, at time: UInt64)
+    /// The epoch what the writer retires now is tagged with.
+    var retireEpoch: UInt64 { get set }
+    /// Whether anything retired waits to be freed.
+    var hasRetired: Bool { get }
+    /// Frees what was retired before `epoch`: no reader can still be reading it.
+    mutating func reclaim(retiredBefore epoch: UInt64)
 }
 
 /// A fixed number of stripes, each a value behind a lock that readers need not take.
 ///
-/// A writer (`withLock`) holds the stripe's lock, as any lock. A reader (`read`) instead
-/// announces itself in a record of its own thread's (`ThreadIndex`), checks that no writer
-/// is in, and reads the value in place; a writer, once in, waits for the readers already
-/// inside to leave. A reader thus writes only its own record, so threads that mostly hit
-/// share no line they write (one lock taken for every hit moved its line between the cores
-/// each time: two threads on one cache did a fifth of one thread's work).
+/// A writer (`withLock`) holds the stripe's lock, as any lock. A reader (`read`) takes
+/// nothing and waits for nobody: it reads the value beside the writer, which keeps every
+/// word a reader may read either atomic (the index's buckets, the storage's address) or
+/// unchanged until no reader can be reading it (epoch-based reclamation: the reader
+/// announces the stripe's epoch in a record of its own thread's, the writer advances the
+/// epoch after each section and frees what it retired only once every reader inside
+/// announced a later epoch). A reader thus writes only its own record, so threads that
+/// mostly hit share no line they write (one lock taken for every hit moved its line
+/// between the cores each time: two threads on one cache did a fifth of one thread's work).
 ///
-/// What a hit changes in the policy a reader logs in its record; the next writer applies
-/// every record's log, in order, before it does anything else. No entry leaves between a
-/// logged hit and its application, so each is applied as it would have been at its time,
-/// and one thread's hits keep their order: the cache ends where some serial order of the
-/// same requests would have left it.
-///
-/// Each stripe and each record sits on cache lines of its own.
+/// What a hit changes in the policy the reader logs in its record (a ring: the reader
+/// appends, writers take); each writer applies every log, in order, before anything else.
+/// One thread's requests are therefore decided exactly as under the lock; between threads,
+/// a hit on an entry a writer removes at that moment finds it (the hit counts, the policy
+/// no longer holds the entry to move).
 @usableFromInline
-struct LockedStripes<Value: LoggedHitsApplying & ~Copyable>: ~Copyable, @unchecked Sendable {
+struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unchecked Sendable {
     @usableFromInline
     struct Stripe: ~Copyable {
-        /// The lock: set while a writer holds it, and readers keep out.
-        @usableFromInline let writing = Atomic<Bool>(false)
         @usableFromInline var value: Value
 
         init(_ value: consuming Value) { self.value = value }
     }
 
+    /// Each stripe's value, starting a pair of cache lines: what readers read of it (the
+    /// addresses of its tables) is best kept off lines writers write on every request.
     @usableFromInline let stripes: UnsafeMutableRawPointer
+    /// Each stripe's lock, set while a writer holds it, and its epoch, advanced by each
+    /// writer that retired something and announced by readers: each on lines of its own.
+    @usableFromInline let locks: UnsafeMutablePointer<Atomic<Bool>>
+    @usableFromInline let epochs: UnsafeMutablePointer<Atomic<UInt64>>
     @usableFromInline let records: UnsafeMutableRawPointer
     /// Bytes from one stripe to the next: whole pairs of cache lines, as the
     /// adjacent-line prefetcher moves lines in pairs.
@@ -59,6 +69,14 @@ struct LockedStripes<Value: LoggedHitsApplying & ~Copyable>: ~Copyable, @uncheck
         for index in 0..<count {
             (stripes + index * stride).bindMemory(to: Stripe.self, capacity: 1).initialize(to: Stripe(make(index)))
         }
+        locks = UnsafeMutableRawPointer.allocate(byteCount: 128 * count, alignment: 128)
+            .bindMemory(to: Atomic<Bool>.self, capacity: 128 * count)
+        epochs = UnsafeMutableRawPointer.allocate(byteCount: 128 * count, alignment: 128)
+            .bindMemory(to: Atomic<UInt64>.self, capacity: 16 * count)
+        for index in 0..<count {
+            (locks + 128 * index).initialize(to: Atomic(false))
+            (epochs + 16 * index).initialize(to: Atomic(1))
+        }
         let recordCount = count * ThreadIndex.capacity
         records = UnsafeMutableRawPointer.allocate(byteCount: recordCount * HitLog.stride, alignment: 128)
         for index in 0..<recordCount { HitLog.initialize(at: records + index * HitLog.stride) }
@@ -67,6 +85,8 @@ struct LockedStripes<Value: LoggedHitsApplying & ~Copyable>: ~Copyable, @uncheck
     deinit {
         for index in 0..<count { stripe(index).deinitialize(count: 1) }
         stripes.deallocate()
+        locks.deallocate()
+        epochs.deallocate()
         records.deallocate()
     }
 
@@ -76,20 +96,30 @@ struct LockedStripes<Value: LoggedHitsApplying & ~Copyable>: ~Copyable, @uncheck
     }
 
     @inlinable @inline(__always)
+    func lock(_ index: Int) -> UnsafeMutablePointer<Atomic<Bool>> { locks + 128 &* index }
+
+    @inlinable @inline(__always)
+    func epoch(_ index: Int) -> UnsafeMutablePointer<Atomic<UInt64>> { epochs + 16 &* index }
+
+    @inlinable @inline(__always)
     func log(stripe index: Int, thread: Int) -> HitLog {
         HitLog(records + (index &* ThreadIndex.capacity &+ thread) &* HitLog.stride)
     }
 
     /// Runs `body` on stripe `index`'s value under its lock, once the hits readers logged
-    /// are applied.
+    /// are applied; then frees what no reader can still be reading.
     @inlinable @inline(__always)
     func withLock<Result: Sendable, E: Error>(
         _ index: Int, _ body: (inout Value) throws(E) -> Result
     ) throws(E) -> Result {
         precondition(index >= 0 && index < count, "stripe \(index) of \(count)")
-        let stripe = self.stripe(index)
-        lock(stripe)
-        defer { stripe.pointee.writing.store(false, ordering: .releasing) }
+        let stripe = self.stripe(index), lock = self.lock(index)
+        take(lock)
+        defer {
+            if stripe.pointee.value.hasRetired { reclaim(index, stripe) }
+            lock.pointee.store(false, ordering: .releasing)
+        }
+        stripe.pointee.value.retireEpoch = epoch(index).pointee.load(ordering: .relaxed)
         applyLoggedHits(index, to: &stripe.pointee.value)
         return try body(&stripe.pointee.value)
     }
@@ -97,132 +127,131 @@ struct LockedStripes<Value: LoggedHitsApplying & ~Copyable>: ~Copyable, @uncheck
     /// Takes a stripe's lock, spinning while another writer holds it: a writer holds it for
     /// a fraction of a microsecond, and a lock that parked its waiters in the kernel (the
     /// standard library's `Mutex`, a priority-inheritance futex) made two threads missing
-    /// on one cache slower than one. The exchange is sequentially consistent: readers
-    /// announced before it are seen, and readers after it see the lock taken.
+    /// on one cache slower than one.
     @inlinable @inline(__always)
-    func lock(_ stripe: UnsafeMutablePointer<Stripe>) {
-        if stripe.pointee.writing.compareExchange(
-            expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged { return }
-        lockContended(stripe)
+    func take(_ lock: UnsafeMutablePointer<Atomic<Bool>>) {
+        if lock.pointee.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+        Self.takeContended(lock)
     }
 
     @usableFromInline
-    func lockContended(_ stripe: UnsafeMutablePointer<Stripe>) {
+    static func takeContended(_ lock: UnsafeMutablePointer<Atomic<Bool>>) {
         var spins = 0
         while true {
-            while stripe.pointee.writing.load(ordering: .relaxed) {
+            while lock.pointee.load(ordering: .relaxed) {
                 spins &+= 1
                 // Past a few microseconds the holder is likely descheduled: let it run.
                 if spins > 1_000 { sched_yield() }
             }
-            if stripe.pointee.writing.compareExchange(
-                expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged { return }
+            if lock.pointee.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
         }
     }
 
-    /// Runs `body` on stripe `index`'s value without its lock, with the calling thread's
-    /// log; nil, without running it, when the thread has no record or a writer stays in
-    /// (then the caller takes the lock). `body` must not change the value, and must
-    /// not use this structure.
+    /// Advances the epoch and frees what every reader inside has moved past: readers that
+    /// announced an epoch after the one something was retired in started after it left
+    /// the index (the epoch is stored after the retiring writes; a reader rereads it after
+    /// announcing, so one the scan below misses sees the new epoch).
+    @inlinable
+    func reclaim(_ index: Int, _ stripe: UnsafeMutablePointer<Stripe>) {
+        let epoch = self.epoch(index).pointee.load(ordering: .relaxed)
+        self.epoch(index).pointee.store(epoch &+ 1, ordering: .sequentiallyConsistent)
+        var oldestInside = UInt64.max
+        for thread in 0..<ThreadIndex.highWater {
+            let announced = log(stripe: index, thread: thread).announced.pointee.load(ordering: .sequentiallyConsistent)
+            if announced & 1 != 0 { oldestInside = min(oldestInside, announced >> 1) }
+        }
+        stripe.pointee.value.reclaim(retiredBefore: min(oldestInside, epoch &+ 1))
+    }
+
+    /// Runs `body` on stripe `index`'s value without its lock, beside any writer, with the
+    /// calling thread's log; nil, without running it, when the thread has no record (then
+    /// the caller takes the lock). `body` must not change the value, must trust only what it
+    /// finds, and must not use this structure.
     @inlinable @inline(__always)
     func read<Result>(_ index: Int, _ body: (borrowing Value, HitLog) -> Result?) -> Result? {
         let thread = ThreadIndex.current()
         guard thread >= 0 else { return nil }
         let stripe = self.stripe(index)
         let log = self.log(stripe: index, thread: thread)
-        var waits = 0
+        let stripeEpoch = self.epoch(index)
+        var epoch = stripeEpoch.pointee.load(ordering: .acquiring)
         while true {
-            log.active.pointee.store(true, ordering: .sequentiallyConsistent)
-            if !stripe.pointee.writing.load(ordering: .sequentiallyConsistent) {
-                defer { log.active.pointee.store(false, ordering: .releasing) }
-                return body(stripe.pointee.value, log)
-            }
-            log.active.pointee.store(false, ordering: .releasing)
-            // A writer is in, for a moment: wait for it rather than queue on its lock (a
-            // reader that did became a writer itself, and the threads convoyed on the lock).
-            while stripe.pointee.writing.load(ordering: .relaxed) {
-                waits &+= 1
-                if waits > 2_000 { return nil }
-            }
+            log.announced.pointee.store(epoch << 1 | 1, ordering: .sequentiallyConsistent)
+            let current = stripeEpoch.pointee.load(ordering: .sequentiallyConsistent)
+            if current == epoch { break }
+            epoch = current
         }
+        defer { log.announced.pointee.store(0, ordering: .releasing) }
+        return body(stripe.pointee.value, log)
     }
 
-    /// Waits for the readers inside to leave, then applies and clears every log.
+    /// Applies and empties every thread's log.
     @inlinable
     func applyLoggedHits(_ index: Int, to value: inout Value) {
         for thread in 0..<ThreadIndex.highWater {
             let log = self.log(stripe: index, thread: thread)
-            var spins = 0
-            while log.active.pointee.load(ordering: .sequentiallyConsistent) {
-                spins &+= 1
-                if spins > 100 { sched_yield() }
+            let end = log.end.pointee.load(ordering: .acquiring)
+            var position = log.start.pointee.load(ordering: .relaxed)
+            guard position != end else { continue }
+            while position != end {
+                value.applyLoggedHit(log.slot(at: position), generation: log.generation(at: position), at: log.time(at: position))
+                position &+= 1
             }
-            let pending = log.pending, unchanged = log.unchanged
-            guard pending > 0 || unchanged > 0 else { continue }
-            for position in 0..<pending { value.applyLoggedHit(log.slot(at: position), at: log.time(at: position)) }
-            if unchanged > 0 { value.countUnchangedHits(unchanged) }
-            log.clear()
+            log.start.pointee.store(end, ordering: .releasing)
         }
     }
 }
 
-/// One thread's record in one stripe: whether it is reading, and the hits it logged
-/// (their slots and times) and counted. Raw memory, eight cache lines, the first of them
-/// all the writer checks.
+/// One thread's record in one stripe: the epoch it announced while reading, and a ring of
+/// the hits it logged (slot, storing generation, time) that it appends to and writers take
+/// from. Raw memory, six cache lines: the first the reader writes, the second the writers.
 @usableFromInline
 struct HitLog {
     @inlinable static var capacity: Int { 32 }
-    @inlinable static var stride: Int { 512 }
-    @inlinable static var slotsOffset: Int { 64 }
-    @inlinable static var timesOffset: Int { 192 }
+    @inlinable static var stride: Int { 768 }
+    @inlinable static var slotsOffset: Int { 128 }
+    @inlinable static var generationsOffset: Int { 256 }
+    @inlinable static var timesOffset: Int { 512 }
 
     @usableFromInline let base: UnsafeMutableRawPointer
 
     @inlinable init(_ base: UnsafeMutableRawPointer) { self.base = base }
 
     static func initialize(at base: UnsafeMutableRawPointer) {
-        base.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
-        HitLog(base).clear()
+        base.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
+        (base + 8).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
+        (base + 64).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
     }
 
-    @inlinable var active: UnsafeMutablePointer<Atomic<Bool>> { base.assumingMemoryBound(to: Atomic<Bool>.self) }
-
-    /// Hits logged.
-    @inlinable var pending: Int {
-        get { base.load(fromByteOffset: 8, as: Int.self) }
-        nonmutating set { base.storeBytes(of: newValue, toByteOffset: 8, as: Int.self) }
-    }
-
-    /// Hits counted that change nothing else.
-    @inlinable var unchanged: Int {
-        get { base.load(fromByteOffset: 16, as: Int.self) }
-        nonmutating set { base.storeBytes(of: newValue, toByteOffset: 16, as: Int.self) }
-    }
+    /// The epoch announced, shifted left, with the low bit set while the thread reads; 0 when not.
+    @inlinable var announced: UnsafeMutablePointer<Atomic<UInt64>> { base.assumingMemoryBound(to: Atomic<UInt64>.self) }
+    /// One past the last hit logged (the reader's).
+    @inlinable var end: UnsafeMutablePointer<Atomic<Int>> { (base + 8).assumingMemoryBound(to: Atomic<Int>.self) }
+    /// The first hit not applied yet (the writers').
+    @inlinable var start: UnsafeMutablePointer<Atomic<Int>> { (base + 64).assumingMemoryBound(to: Atomic<Int>.self) }
 
     @inlinable func slot(at position: Int) -> Slot {
-        base.load(fromByteOffset: Self.slotsOffset &+ position &* 4, as: Slot.self)
+        base.load(fromByteOffset: Self.slotsOffset &+ (position & (Self.capacity &- 1)) &* 4, as: Slot.self)
+    }
+
+    @inlinable func generation(at position: Int) -> UInt64 {
+        base.load(fromByteOffset: Self.generationsOffset &+ (position & (Self.capacity &- 1)) &* 8, as: UInt64.self)
     }
 
     @inlinable func time(at position: Int) -> UInt64 {
-        base.load(fromByteOffset: Self.timesOffset &+ position &* 8, as: UInt64.self)
+        base.load(fromByteOffset: Self.timesOffset &+ (position & (Self.capacity &- 1)) &* 8, as: UInt64.self)
     }
 
-    /// Logs a hit; false when the log is full (the caller then takes the lock).
+    /// Logs a hit; false when the ring is full (the caller then takes the lock, which empties it).
     @inlinable @inline(__always)
-    func log(_ slot: Slot, at time: UInt64) -> Bool {
-        let position = pending
-        guard position < Self.capacity else { return false }
-        base.storeBytes(of: slot, toByteOffset: Self.slotsOffset &+ position &* 4, as: Slot.self)
-        base.storeBytes(of: time, toByteOffset: Self.timesOffset &+ position &* 8, as: UInt64.self)
-        pending = position &+ 1
+    func log(_ slot: Slot, generation: UInt64, at time: UInt64) -> Bool {
+        let position = end.pointee.load(ordering: .relaxed)
+        guard position &- start.pointee.load(ordering: .acquiring) < Self.capacity else { return false }
+        let offset = position & (Self.capacity &- 1)
+        base.storeBytes(of: slot, toByteOffset: Self.slotsOffset &+ offset &* 4, as: Slot.self)
+        base.storeBytes(of: generation, toByteOffset: Self.generationsOffset &+ offset &* 8, as: UInt64.self)
+        base.storeBytes(of: time, toByteOffset: Self.timesOffset &+ offset &* 8, as: UInt64.self)
+        end.pointee.store(position &+ 1, ordering: .releasing)
         return true
-    }
-
-    @inlinable @inline(__always)
-    func countUnchanged() { unchanged &+= 1 }
-
-    @inlinable func clear() {
-        pending = 0
-        unchanged = 0
     }
 }
