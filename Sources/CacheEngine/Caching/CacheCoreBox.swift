@@ -33,7 +33,7 @@ protocol AnyCacheCore: AnyObject {
 /// The core lives behind a pointer the box owns, not in a stored `var`: a class's
 /// stored property is checked for exclusive access at run time on every mutation
 /// (`swift_beginAccess`, a thread-local lookup: a tenth of a get-or-set), and the
-/// box is only ever used under its stripe's lock.
+/// box is only ever used under its stripe's lock (readers without it never reach the core).
 protocol PolicyCoreBox: AnyCacheCore {
     associatedtype Policy: EvictionPolicy
     var storage: UnsafeMutablePointer<CacheCore<Policy>> { get }

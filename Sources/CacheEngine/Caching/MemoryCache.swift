@@ -6,13 +6,14 @@ import Glibc
 /// pluggable eviction policy. Knows nothing of images: `ImageMemoryCache` is
 /// the thin wrapper for those.
 ///
-/// State sits behind one lock (`Locked`, a `Mutex`) per stripe: one by default, more
-/// (`Configuration.stripes`) so threads working on different keys do not wait for each
+/// Writers (inserts, misses, removals, trims) take a lock per stripe: one stripe by default,
+/// more (`Configuration.stripes`) so threads working on different keys do not wait for each
 /// other. A hit takes no lock when the policy's hits can wait (`EvictionPolicy.hitsCanWait`:
 /// every built-in policy but LIRS and libCacheSim's W-TinyLFU): it reads the stripe beside
-/// its writers and logs what it changes for the next of them (`LockedStripes`), so threads
-/// that hit write nothing they share. Eviction callbacks run after the lock is released, so
-/// they may call back into the cache.
+/// its writers and logs itself for the next of them, which applies it before anything else
+/// (`LockedStripes`), so threads that hit write nothing they share, and one thread's requests
+/// are decided exactly as under the lock. Eviction callbacks run after the lock is released,
+/// so they may call back into the cache.
 public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, Value: Sendable>: Sendable {
     public struct Configuration: Sendable {
         public var limits: CacheLimits
@@ -163,10 +164,11 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     }
 
     /// The value stored under `key`, or else the one `make` returns, stored at the cost it
-    /// gives: the cache-aside loop (look up; on a miss, insert) under one lock and one
-    /// lookup, counted and decided exactly as that lookup and insert would be. `make` runs
-    /// under the key's stripe lock, so it must be quick and must not use this cache; a value
-    /// that takes time to produce is looked up and inserted apart.
+    /// gives: the cache-aside loop (look up; on a miss, insert), a hit answered as any hit
+    /// and a miss under the stripe's lock with one lookup, counted and decided exactly as that
+    /// lookup and insert would be. `make` runs under the key's stripe lock, so it must be
+    /// quick and must not use this cache; a value that takes time to produce is looked up
+    /// and inserted apart.
     @inlinable
     public func value(for key: Key, orInsert make: @Sendable () -> (value: Value, cost: Int), missCost: Int = 1) -> Value {
         let now = monotonicNanoseconds()
