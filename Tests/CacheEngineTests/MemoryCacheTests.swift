@@ -243,6 +243,46 @@ struct LockFreeHitTests {
         #expect(logged.count == locked.count && logged.totalCost == locked.totalCost)
     }
 
+    /// Readers beside writers that remove, replace, trim, purge and let entries expire: what
+    /// a reader reads must stay whole until it is done (run under `scripts/sanitizers thread`,
+    /// where ThreadSanitizer checks it), and every request is counted once.
+    @Test("readers beside writers that remove, replace, trim and expire: counted once, limits held",
+          arguments: [EvictionPolicyKind.lru, .clock, .sieve, .wTinyLFU, .arc, .lirs])
+    func readersBesideWriters(_ kind: EvictionPolicyKind) async {
+        for timeToLive in [nil, Duration.milliseconds(2)] {
+            let cache = MemoryCache<String, [Int]>(
+                .init(limits: CacheLimits(costLimit: 50_000, countLimit: 300), policy: kind, timeToLive: timeToLive))
+            let lookups = await withTaskGroup(of: Int.self) { group in
+                for worker in 0..<4 {
+                    group.addTask {
+                        var generator = SplitMix64(seed: UInt64(worker))
+                        var lookups = 0
+                        for step in 0..<10_000 {
+                            let key = "k\(generator.next() % 1_000)"
+                            switch generator.next() % 10 {
+                            case 0: cache.insert([step], for: key, cost: 10 + step % 200)
+                            case 1: _ = cache.remove(key)
+                            case 2, 3, 4:
+                                let value = cache.value(for: key) { ([step], 50) }
+                                #expect(value.count == 1)
+                                lookups += 1
+                            default:
+                                if let value = cache.value(for: key) { #expect(value.count == 1) }
+                                lookups += 1
+                            }
+                            if step % 2_500 == 2_499 { cache.respond(to: worker % 2 == 0 ? .trimToFraction(0.3) : .purgeAll) }
+                        }
+                        return lookups
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            let statistics = cache.statistics
+            #expect(statistics.lookups == lookups, "\(kind), time to live \(String(describing: timeToLive))")
+            #expect(statistics.resident == cache.count && cache.count <= 300 && cache.totalCost <= 50_000)
+        }
+    }
+
     @Test("LIRS and libCacheSim's W-TinyLFU, whose hits may evict, take the lock for every hit")
     func policiesThatCannotWait() {
         for kind in [EvictionPolicyKind.lirs, .wTinyLFULibCacheSim] {
