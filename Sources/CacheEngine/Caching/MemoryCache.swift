@@ -117,8 +117,10 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     @inlinable @inline(__always)
     func valueWithoutLock(stripe: Int, hash: Int, now: UInt64, matching matches: @Sendable (Key) -> Bool) -> Value? {
         guard hitsWithoutLock else { return nil }
-        return stripes.read(stripe) { state, log -> Value? in
-            guard let slot = state.slot(hash: hash, matching: matches) else { return nil }
+        return stripes.read(stripe) { state, log, reader -> Value? in
+            guard let slot = state.index.find(hash: hash, entering: reader.enter, matches: { matches(state.entries[$0].key) }) else {
+                return nil
+            }
             let entry = state.entries[slot]
             guard entry.expiry > now, log.log(slot, generation: entry.generation, at: now) else { return nil }
             return entry.value
@@ -317,7 +319,7 @@ extension MemoryCache {
         @usableFromInline var retireEpoch: UInt64 = 0
         /// Slots that left, oldest first, with the epoch they left in.
         @usableFromInline var retiredSlots: [(slot: Slot, epoch: UInt64)] = []
-        /// Index tables and entry storage replaced, with the epoch they were replaced in.
+        /// Entry storage replaced as it grew, with the epoch it was replaced in.
         @usableFromInline var retiredBlocks: [(block: UnsafeMutableRawPointer, epoch: UInt64)] = []
 
         init(core: any AnyCacheCore, timeToLive: UInt64?) {
@@ -385,7 +387,7 @@ extension MemoryCache {
             let expiry = timeToLive.map { now &+ $0 } ?? .max
             let (slot, replacedStorage) = entries.store(key, value, hash: hash, expiry: expiry)
             if let replacedStorage { retiredBlocks.append((UnsafeMutableRawPointer(replacedStorage), retireEpoch)) }
-            if let replacedTable = index.insert(slot, hash: hash) { retiredBlocks.append((replacedTable, retireEpoch)) }
+            index.insert(slot, hash: hash)
             return slot
         }
 

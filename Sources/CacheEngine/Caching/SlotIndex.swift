@@ -11,8 +11,9 @@ import Synchronization
 ///
 /// One writer at a time changes it; readers may probe it meanwhile (`MemoryCache`'s hits
 /// without the lock): each bucket is one atomic word, and a table that grows is replaced
-/// whole and handed back to the writer, who frees it once no reader can be inside it.
-/// Nothing here is mutating: the writer changes only the table, never the variable that
+/// whole, the old one kept (linked from the new) until the index goes, so a reader may
+/// probe without announcing itself and announce only to follow a slot (`find(hash:entering:matches:)`).
+/// The tables kept add up to less than the current one. Nothing here is mutating: the writer changes only the table, never the variable that
 /// holds its address, which readers read (ThreadSanitizer would see a mutating call as a
 /// write to it).
 /// A reader may miss a slot a writer is moving, never find one that is not there
@@ -26,12 +27,13 @@ struct SlotIndex: ~Copyable {
     /// once-check from other modules' inlined code.
     @inlinable static var empty: Slot { -1 }
     @inlinable static var emptyBucket: Bucket { 0xFFFF_FFFF_0000_0000 }
-    /// Bytes before the buckets: the mask, and on the next line the count (which readers
-    /// do not read).
+    /// Bytes before the buckets: the mask and the table this one replaced, and on the next
+    /// line the count (which readers do not read).
     @inlinable static var header: Int { 128 }
 
-    /// The table: its mask, its count, then its buckets (a power of two of them, at most
-    /// 2³¹, so a tag holds every home). The address alone is here, where readers read it.
+    /// The table: its mask, the table it replaced, its count, then its buckets (a power of
+    /// two of them, at most 2³¹, so a tag holds every home). The address alone is here,
+    /// where readers read it.
     @usableFromInline let table: Atomic<UnsafeMutableRawPointer>
 
     /// How many slots it holds.
@@ -45,7 +47,13 @@ struct SlotIndex: ~Copyable {
 
     // Inlinable, as `SlotEntries`' deinit: Swift 6.3's optimiser crashes inlining a
     // resilient one into the inlinable code that sets a `State`'s index.
-    @inlinable deinit { Self.free(table.load(ordering: .relaxed)) }
+    @inlinable deinit {
+        var table: UnsafeMutableRawPointer? = self.table.load(ordering: .relaxed)
+        while let current = table {
+            table = Self.replaced(by: current)
+            Self.free(current)
+        }
+    }
 
     @inlinable @inline(__always)
     static func slot(_ bucket: Bucket) -> Slot { Slot(truncatingIfNeeded: Int64(bitPattern: bucket) >> 32) }
@@ -62,6 +70,11 @@ struct SlotIndex: ~Copyable {
     @inlinable @inline(__always)
     static func buckets(of table: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Atomic<Bucket>> {
         (table + header).assumingMemoryBound(to: Atomic<Bucket>.self)
+    }
+
+    @inlinable @inline(__always)
+    static func replaced(by table: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        UnsafeMutableRawPointer(bitPattern: table.load(fromByteOffset: 8, as: Int.self))
     }
 
     /// How many buckets (for tests).
@@ -83,16 +96,34 @@ struct SlotIndex: ~Copyable {
         }
     }
 
-    /// Indexes `slot` (not indexed yet) under `hash`. Returns the table it replaced, when it
-    /// grew: the caller frees it (`free`) once no reader can be inside it.
+    /// The same, for a reader beside the writer that has not announced itself: it probes the
+    /// table (never freed while the index lives) and calls `enter` (which announces it, so no
+    /// entry it then follows can be freed) before it follows a slot whose tag agrees, and
+    /// follows it only if the bucket still holds it then. A miss announces nothing.
     @inlinable @inline(__always)
-    func insert(_ slot: Slot, hash: Int) -> UnsafeMutableRawPointer? {
-        var replaced: UnsafeMutableRawPointer?
-        let table = self.table.load(ordering: .relaxed)
-        if (count &+ 1) &* 2 > Self.mask(of: table) &+ 1 { replaced = grow() }
-        Self.place(Self.bucket(slot: slot, tag: Self.tag(hash)), in: self.table.load(ordering: .relaxed))
+    func find(hash: Int, entering enter: () -> Void, matches: (Slot) -> Bool) -> Slot? {
+        let table = self.table.load(ordering: .acquiring)
+        let mask = Self.mask(of: table), buckets = Self.buckets(of: table), tag = Self.tag(hash)
+        var position = hash & mask
+        while true {
+            let bucket = buckets[position].load(ordering: .acquiring)
+            let slot = Self.slot(bucket)
+            if slot == Self.empty { return nil }
+            if UInt32(truncatingIfNeeded: bucket) == tag {
+                enter()
+                guard buckets[position].load(ordering: .acquiring) == bucket else { return nil }
+                if matches(slot) { return slot }
+            }
+            position = (position &+ 1) & mask
+        }
+    }
+
+    /// Indexes `slot` (not indexed yet) under `hash`.
+    @inlinable @inline(__always)
+    func insert(_ slot: Slot, hash: Int) {
+        if (count &+ 1) &* 2 > Self.mask(of: table.load(ordering: .relaxed)) &+ 1 { grow() }
+        Self.place(Self.bucket(slot: slot, tag: Self.tag(hash)), in: table.load(ordering: .relaxed))
         count &+= 1
-        return replaced
     }
 
     /// Takes `slot` (indexed under `hash`) out, shifting back the entries after it
@@ -127,13 +158,13 @@ struct SlotIndex: ~Copyable {
         buckets[position].store(bucket, ordering: .releasing)
     }
 
-    /// Builds a table twice as large and puts it in place; returns the old one.
+    /// Builds a table twice as large and puts it in place, the old one linked from it.
     @usableFromInline
-    func grow() -> UnsafeMutableRawPointer {
+    func grow() {
         let old = table.load(ordering: .relaxed)
         let size = Self.mask(of: old) + 1
         precondition(size < 1 << 31, "a slot index holds fewer than 2³⁰ slots")
-        let grown = Self.makeTable(buckets: size * 2)
+        let grown = Self.makeTable(buckets: size * 2, replacing: old)
         grown.storeBytes(of: count, toByteOffset: 64, as: Int.self)
         let buckets = Self.buckets(of: old)
         for position in 0..<size {
@@ -141,20 +172,19 @@ struct SlotIndex: ~Copyable {
             if Self.slot(bucket) != Self.empty { Self.place(bucket, in: grown) }
         }
         table.store(grown, ordering: .releasing)
-        return old
     }
 
-    static func makeTable(buckets count: Int) -> UnsafeMutableRawPointer {
+    static func makeTable(buckets count: Int, replacing replaced: UnsafeMutableRawPointer? = nil) -> UnsafeMutableRawPointer {
         let table = UnsafeMutableRawPointer.allocate(
             byteCount: header + count * MemoryLayout<Atomic<Bucket>>.stride, alignment: 64)
         table.storeBytes(of: count - 1, as: Int.self)
+        table.storeBytes(of: Int(bitPattern: replaced), toByteOffset: 8, as: Int.self)
         table.storeBytes(of: 0, toByteOffset: 64, as: Int.self)
         let buckets = (table + header).bindMemory(to: Atomic<Bucket>.self, capacity: count)
         for position in 0..<count { (buckets + position).initialize(to: Atomic(emptyBucket)) }
         return table
     }
 
-    /// Frees a table no reader can be inside.
     @usableFromInline
     static func free(_ table: UnsafeMutableRawPointer) { table.deallocate() }
 }

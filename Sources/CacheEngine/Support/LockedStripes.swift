@@ -164,25 +164,47 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
     }
 
     /// Runs `body` on stripe `index`'s value without its lock, beside any writer, with the
-    /// calling thread's log; nil, without running it, when the thread has no record (then
-    /// the caller takes the lock). `body` must not change the value, must trust only what it
-    /// finds, and must not use this structure.
+    /// calling thread's log and its `Reader`; nil, without running it, when the thread has no
+    /// record (then the caller takes the lock). `body` must announce itself (`Reader.enter`)
+    /// before it reads anything a writer frees once no reader can be reading it (an entry,
+    /// storage that grew), must not change the value, must trust only what it finds, and must
+    /// not use this structure.
     @inlinable @inline(__always)
-    func read<Result>(_ index: Int, _ body: (borrowing Value, HitLog) -> Result?) -> Result? {
+    func read<Result>(_ index: Int, _ body: (borrowing Value, HitLog, Reader) -> Result?) -> Result? {
         let thread = ThreadIndex.current()
         guard thread >= 0 else { return nil }
-        let stripe = self.stripe(index)
         let log = self.log(stripe: index, thread: thread)
-        let stripeEpoch = self.epoch(index)
-        var epoch = stripeEpoch.pointee.load(ordering: .acquiring)
-        while true {
-            log.announced.pointee.store(epoch << 1 | 1, ordering: .sequentiallyConsistent)
-            let current = stripeEpoch.pointee.load(ordering: .sequentiallyConsistent)
-            if current == epoch { break }
-            epoch = current
+        defer {
+            if log.announced.pointee.load(ordering: .relaxed) != 0 { log.announced.pointee.store(0, ordering: .releasing) }
         }
-        defer { log.announced.pointee.store(0, ordering: .releasing) }
-        return body(stripe.pointee.value, log)
+        return body(stripe(index).pointee.value, log, Reader(announced: log.announced, epoch: epoch(index)))
+    }
+
+    /// A reader's announcement, made only when it is about to follow what it found.
+    @usableFromInline
+    struct Reader {
+        @usableFromInline let announced: UnsafeMutablePointer<Atomic<UInt64>>
+        @usableFromInline let epoch: UnsafeMutablePointer<Atomic<UInt64>>
+
+        @inlinable init(announced: UnsafeMutablePointer<Atomic<UInt64>>, epoch: UnsafeMutablePointer<Atomic<UInt64>>) {
+            self.announced = announced
+            self.epoch = epoch
+        }
+
+        /// Announces the stripe's current epoch (once): from then until the read ends, nothing
+        /// retired at or after it is freed. The epoch is read again after announcing, so a
+        /// writer's scan that missed the announcement had advanced it first.
+        @inlinable @inline(__always)
+        func enter() {
+            guard announced.pointee.load(ordering: .relaxed) == 0 else { return }
+            var current = epoch.pointee.load(ordering: .acquiring)
+            while true {
+                announced.pointee.store(current << 1 | 1, ordering: .sequentiallyConsistent)
+                let now = epoch.pointee.load(ordering: .sequentiallyConsistent)
+                if now == current { return }
+                current = now
+            }
+        }
     }
 
     /// Applies and empties every thread's log.
