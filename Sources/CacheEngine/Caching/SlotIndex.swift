@@ -80,23 +80,14 @@ struct SlotIndex: ~Copyable {
     /// How many buckets (for tests).
     var capacity: Int { Self.mask(of: table.load(ordering: .relaxed)) + 1 }
 
-    /// The slot whose key has `hash` and for which `matches` holds; nil when none. Safe
-    /// beside the writer; a caller beside it trusts only a slot found.
+    /// The slot whose key has `hash` and for which `matches` holds; nil when none (the writer's
+    /// lookup: nothing moves under it, so the recheck below always holds).
     @inlinable @inline(__always)
     func find(hash: Int, matches: (Slot) -> Bool) -> Slot? {
-        let table = self.table.load(ordering: .acquiring)
-        let mask = Self.mask(of: table), buckets = Self.buckets(of: table), tag = Self.tag(hash)
-        var position = hash & mask
-        while true {
-            let bucket = buckets[position].load(ordering: .acquiring)
-            let slot = Self.slot(bucket)
-            if slot == Self.empty { return nil }
-            if UInt32(truncatingIfNeeded: bucket) == tag, matches(slot) { return slot }
-            position = (position &+ 1) & mask
-        }
+        find(hash: hash, entering: {}, matches: matches)
     }
 
-    /// The same, for a reader beside the writer that has not announced itself: it probes the
+    /// The same for a reader beside the writer that has not announced itself: it probes the
     /// table (never freed while the index lives) and calls `enter` (which announces it, so no
     /// entry it then follows can be freed) before it follows a slot whose tag agrees, and
     /// follows it only if the bucket still holds it then. A miss announces nothing.

@@ -21,9 +21,10 @@ enum ThreadIndex {
     static func current() -> Int {
         // Stored as the number + 2: nil is a thread that has not asked yet, 1 one refused
         // (not asked again).
-        if let stored = pthread_getspecific(registry.key) { return Int(bitPattern: stored) &- 2 }
+        guard let key = registry.key else { return -1 }
+        if let stored = pthread_getspecific(key) { return Int(bitPattern: stored) &- 2 }
         let index = registry.take()
-        pthread_setspecific(registry.key, UnsafeRawPointer(bitPattern: index &+ 2))
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: index &+ 2))
         return index
     }
 
@@ -35,7 +36,9 @@ enum ThreadIndex {
 
     @usableFromInline
     final class Registry: Sendable {
-        let key: pthread_key_t
+        /// Nil when the system had no key left: then no thread gets a number (and caches
+        /// take their lock for every request).
+        let key: pthread_key_t?
         let held = Mutex<UInt64>(0)
         @usableFromInline let highWater = Atomic<Int>(0)
 
@@ -46,8 +49,7 @@ enum ThreadIndex {
                 let index = Int(bitPattern: stored) &- 2
                 if index >= 0 { ThreadIndex.registry.give(index) }
             }
-            precondition(status == 0, "pthread_key_create failed: \(status)")
-            self.key = key
+            self.key = status == 0 ? key : nil
         }
 
         /// The lowest free number, or -1.
