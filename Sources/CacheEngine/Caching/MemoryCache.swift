@@ -316,6 +316,7 @@ extension MemoryCache {
         @usableFromInline let timeToLive: UInt64?
         @usableFromInline var index = SlotIndex()
         @usableFromInline var entries = SlotEntries<Key, Value>()
+        /// The stripe's epoch, as `LockedStripes` sets it.
         @usableFromInline var retireEpoch: UInt64 = 0
         /// Slots that left, oldest first, with the epoch they left in.
         @usableFromInline var retiredSlots: [(slot: Slot, epoch: UInt64)] = []

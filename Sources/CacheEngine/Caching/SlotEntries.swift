@@ -76,10 +76,11 @@ struct SlotEntries<Key, Value>: ~Copyable {
     }
 
     /// The entry in `slot`, which must be initialised; read in place. Safe beside the writer
-    /// for a slot found in the index.
+    /// for a slot found in the index. The storage's address is a sequentially consistent load,
+    /// ordered with the writer's fence before it frees storage that grew (`LockedStripes.reclaim`).
     @inlinable
     subscript(slot: Slot) -> Entry {
-        unsafeAddress { UnsafePointer(storage.load(ordering: .acquiring) + Int(slot)) }
+        unsafeAddress { UnsafePointer(storage.load(ordering: .sequentiallyConsistent) + Int(slot)) }
     }
 
     /// Stores an entry in a free slot (the most recently reclaimed one) and returns the

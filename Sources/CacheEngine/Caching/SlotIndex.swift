@@ -90,7 +90,9 @@ struct SlotIndex: ~Copyable {
     /// The same for a reader beside the writer that has not announced itself: it probes the
     /// table (never freed while the index lives) and calls `enter` (which announces it, so no
     /// entry it then follows can be freed) before it follows a slot whose tag agrees, and
-    /// follows it only if the bucket still holds it then. A miss announces nothing.
+    /// follows it only if the bucket still holds it then (a sequentially consistent load,
+    /// ordered with the writer's fence before it frees: `LockedStripes.reclaim`). A miss
+    /// announces nothing.
     @inlinable @inline(__always)
     func find(hash: Int, entering enter: () -> Void, matches: (Slot) -> Bool) -> Slot? {
         let table = self.table.load(ordering: .acquiring)
@@ -102,7 +104,7 @@ struct SlotIndex: ~Copyable {
             if slot == Self.empty { return nil }
             if UInt32(truncatingIfNeeded: bucket) == tag {
                 enter()
-                guard buckets[position].load(ordering: .acquiring) == bucket else { return nil }
+                guard buckets[position].load(ordering: .sequentiallyConsistent) == bucket else { return nil }
                 if matches(slot) { return slot }
             }
             position = (position &+ 1) & mask

@@ -27,9 +27,9 @@ protocol ConcurrentlyReadable: ~Copyable {
 /// nothing and waits for nobody: it reads the value beside the writer, which keeps every
 /// word a reader may read either atomic (the index's buckets, the storage's address) or
 /// unchanged until no reader can be reading it (epoch-based reclamation: the reader
-/// announces the stripe's epoch in a record of its own thread's, the writer advances the
-/// epoch after each section and frees what it retired only once every reader inside
-/// announced a later epoch). A reader thus writes only its own record, so threads that
+/// announces the stripe's epoch in a record of its own thread's; a writer frees what it
+/// retired at once when no reader is inside, and otherwise advances the epoch and frees it
+/// only once every reader inside announced a later one). A reader thus writes only its own record, so threads that
 /// mostly hit share no line they write (one lock taken for every hit moved its line
 /// between the cores each time: two threads on one cache did a fifth of one thread's work).
 ///
@@ -67,7 +67,9 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
         stride = (MemoryLayout<Stripe>.size + 127) & ~127
         stripes = UnsafeMutableRawPointer.allocate(byteCount: stride * count, alignment: 128)
         for index in 0..<count {
-            (stripes + index * stride).bindMemory(to: Stripe.self, capacity: 1).initialize(to: Stripe(make(index)))
+            let stripe = (stripes + index * stride).bindMemory(to: Stripe.self, capacity: 1)
+            stripe.initialize(to: Stripe(make(index)))
+            stripe.pointee.value.retireEpoch = 1  // the epoch's first value, below
         }
         locks = UnsafeMutableRawPointer.allocate(byteCount: 128 * count, alignment: 128)
             .bindMemory(to: Atomic<Bool>.self, capacity: 128 * count)
@@ -119,7 +121,6 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
             if stripe.pointee.value.hasRetired { reclaim(index, stripe) }
             lock.pointee.store(false, ordering: .releasing)
         }
-        stripe.pointee.value.retireEpoch = epoch(index).pointee.load(ordering: .relaxed)
         applyLoggedHits(index, to: &stripe.pointee.value)
         return try body(&stripe.pointee.value)
     }
@@ -147,19 +148,28 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
         }
     }
 
-    /// Advances the epoch and frees what every reader inside has moved past: readers that
-    /// announced an epoch after the one something was retired in started after it left
-    /// the index (the epoch is stored after the retiring writes; a reader rereads it after
-    /// announcing, so one the scan below misses sees the new epoch).
+    /// Frees what no reader can still be reading. A full fence orders the writer's changes
+    /// (the index no longer leads to what it retired) before its look at the readers'
+    /// announcements, and a reader rereads the bucket it follows after announcing, so a
+    /// reader the look misses cannot reach anything retired: with nobody inside, everything
+    /// retired is freed and the epoch, which readers read, is left as it is. A reader caught
+    /// inside holds back what was retired from its epoch on, and the epoch advances, so
+    /// what this section retired is told from what later readers may find.
     @inlinable
     func reclaim(_ index: Int, _ stripe: UnsafeMutablePointer<Stripe>) {
-        let epoch = self.epoch(index).pointee.load(ordering: .relaxed)
-        self.epoch(index).pointee.store(epoch &+ 1, ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
         var oldestInside = UInt64.max
         for thread in 0..<ThreadIndex.highWater {
             let announced = log(stripe: index, thread: thread).announced.pointee.load(ordering: .sequentiallyConsistent)
             if announced & 1 != 0 { oldestInside = min(oldestInside, announced >> 1) }
         }
+        guard oldestInside != .max else {
+            stripe.pointee.value.reclaim(retiredBefore: .max)
+            return
+        }
+        let epoch = self.epoch(index).pointee.load(ordering: .relaxed)
+        self.epoch(index).pointee.store(epoch &+ 1, ordering: .sequentiallyConsistent)
+        stripe.pointee.value.retireEpoch = epoch &+ 1
         stripe.pointee.value.reclaim(retiredBefore: min(oldestInside, epoch &+ 1))
     }
 
@@ -226,14 +236,16 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
 
 /// One thread's record in one stripe: the epoch it announced while reading, and a ring of
 /// the hits it logged (slot, storing generation, time) that it appends to and writers take
-/// from. Raw memory, six cache lines: the first the reader writes, the second the writers.
+/// from. Raw memory: a line the reader writes (its announcement, the ring's end, and where it
+/// last saw the ring's room end, so it reads the writers' line only once per lap), a line the
+/// writers write (the ring's start), then the ring.
 @usableFromInline
 struct HitLog {
-    @inlinable static var capacity: Int { 32 }
-    @inlinable static var stride: Int { 768 }
+    @inlinable static var capacity: Int { 64 }
+    @inlinable static var stride: Int { 128 + capacity * 20 }
     @inlinable static var slotsOffset: Int { 128 }
-    @inlinable static var generationsOffset: Int { 256 }
-    @inlinable static var timesOffset: Int { 512 }
+    @inlinable static var generationsOffset: Int { 128 + capacity * 4 }
+    @inlinable static var timesOffset: Int { 128 + capacity * 12 }
 
     @usableFromInline let base: UnsafeMutableRawPointer
 
@@ -242,6 +254,7 @@ struct HitLog {
     static func initialize(at base: UnsafeMutableRawPointer) {
         base.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
         (base + 8).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
+        (base + 16).storeBytes(of: 0, as: Int.self)
         (base + 64).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
     }
 
@@ -268,7 +281,11 @@ struct HitLog {
     @inlinable @inline(__always)
     func log(_ slot: Slot, generation: UInt64, at time: UInt64) -> Bool {
         let position = end.pointee.load(ordering: .relaxed)
-        guard position &- start.pointee.load(ordering: .acquiring) < Self.capacity else { return false }
+        if position >= base.load(fromByteOffset: 16, as: Int.self) {
+            let room = start.pointee.load(ordering: .acquiring) &+ Self.capacity
+            guard position < room else { return false }
+            base.storeBytes(of: room, toByteOffset: 16, as: Int.self)
+        }
         let offset = position & (Self.capacity &- 1)
         base.storeBytes(of: slot, toByteOffset: Self.slotsOffset &+ offset &* 4, as: Slot.self)
         base.storeBytes(of: generation, toByteOffset: Self.generationsOffset &+ offset &* 8, as: UInt64.self)

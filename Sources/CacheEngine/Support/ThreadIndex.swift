@@ -39,7 +39,10 @@ enum ThreadIndex {
         /// Nil when the system had no key left: then no thread gets a number (and caches
         /// take their lock for every request).
         let key: pthread_key_t?
-        let held = Mutex<UInt64>(0)
+        /// The numbers held, a bit each: atomic, not a `Mutex` (which ThreadSanitizer does
+        /// not see on Linux, so the exit of one thread and the first request of another
+        /// were reported as a race).
+        let held = Atomic<UInt64>(0)
         @usableFromInline let highWater = Atomic<Int>(0)
 
         init() {
@@ -54,19 +57,24 @@ enum ThreadIndex {
 
         /// The lowest free number, or -1.
         func take() -> Int {
-            let index = held.withLock { held -> Int in
-                let free = ~held & (UInt64(1) << ThreadIndex.capacity &- 1)
+            var current = held.load(ordering: .relaxed)
+            while true {
+                let free = ~current & (UInt64(1) << ThreadIndex.capacity &- 1)
                 guard free != 0 else { return -1 }
                 let index = free.trailingZeroBitCount
-                held |= 1 << index
-                return index
+                let (exchanged, original) = held.compareExchange(
+                    expected: current, desired: current | 1 << index, successOrdering: .acquiringAndReleasing,
+                    failureOrdering: .relaxed)
+                if exchanged {
+                    highWater.raise(to: index + 1)
+                    return index
+                }
+                current = original
             }
-            if index >= 0 { highWater.raise(to: index + 1) }
-            return index
         }
 
         func give(_ index: Int) {
-            held.withLock { $0 &= ~(1 << index) }
+            held.bitwiseAnd(~(UInt64(1) << index), ordering: .acquiringAndReleasing)
         }
     }
 }
