@@ -187,6 +187,40 @@ struct MemoryCacheTests {
         }
         #expect(census.alive == 0)
     }
+
+    /// Epoch-based reclamation: with no reader inside, what leaves is freed at once and the
+    /// epoch, which every reader reads, stays as it is; a reader inside holds back everything
+    /// that leaves from then on, and the first writer after it leaves frees it.
+    @Test("frees what leaves at once, unless a reader is inside, and then once it leaves")
+    func reclaimsAroundReaders() {
+        let census = Census()
+        let cache = MemoryCache<Int, Census.Member>(
+            .init(limits: CacheLimits(costLimit: .max, countLimit: 10, maxEntryFraction: 1), policy: .lru))
+        let epoch = { cache.stripes.epoch(0).pointee.load(ordering: .relaxed) }
+        for key in 0..<20 { cache.insert(Census.Member(of: census), for: key, cost: 1) }
+        #expect(census.alive == 10)
+        #expect(epoch() == 1)
+
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), left = DispatchSemaphore(value: 0)
+        Thread {
+            _ = cache.stripes.read(0) { _, _, reader -> Int? in
+                reader.enter()
+                entered.signal()
+                release.wait()
+                return nil
+            }
+            left.signal()
+        }.start()
+        entered.wait()
+        for key in 20..<25 { cache.insert(Census.Member(of: census), for: key, cost: 1) }
+        #expect(census.alive == 15, "the five evicted stay while a reader is inside")
+        #expect(epoch() > 1)
+        release.signal()
+        left.wait()
+        cache.insert(Census.Member(of: census), for: 25, cost: 1)
+        #expect(census.alive == 10)
+        #expect(cache.count == 10)
+    }
 }
 
 /// Hits taken without the lock: logged by the reading thread, applied by the next writer.
