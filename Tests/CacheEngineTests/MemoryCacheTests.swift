@@ -202,16 +202,25 @@ struct MemoryCacheTests {
         #expect(epoch() == 1)
 
         let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), left = DispatchSemaphore(value: 0)
+        let inside = Atomic<Bool>(false)
         Thread {
             _ = cache.stripes.read(0) { _, _, reader -> Int? in
                 reader.enter()
+                inside.store(true, ordering: .relaxed)
                 entered.signal()
                 release.wait()
                 return nil
             }
+            // A thread with no record (every number held by live threads) reads nothing.
+            if !inside.load(ordering: .relaxed) { entered.signal() }
             left.signal()
         }.start()
         entered.wait()
+        guard inside.load(ordering: .relaxed) else {
+            Issue.record("the reading thread got no record: more than \(ThreadIndex.capacity) threads hold one")
+            release.signal()
+            return
+        }
         for key in 20..<25 { cache.insert(Census.Member(of: census), for: key, cost: 1) }
         #expect(census.alive == 15, "the five evicted stay while a reader is inside")
         #expect(epoch() > 1)
