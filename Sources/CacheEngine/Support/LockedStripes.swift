@@ -29,9 +29,10 @@ protocol ConcurrentlyReadable: ~Copyable {
 /// unchanged until no reader can be reading it (epoch-based reclamation: the reader
 /// announces the stripe's epoch in a record of its own thread's; a writer frees what it
 /// retired at once when no reader is inside, and otherwise advances the epoch and frees it
-/// only once every reader inside announced a later one). A reader thus writes only its own record, so threads that
-/// mostly hit share no line they write (one lock taken for every hit moved its line
-/// between the cores each time: two threads on one cache did a fifth of one thread's work).
+/// only once every reader inside announced a later one). A reader thus writes only its own
+/// record, so threads that mostly hit share no line they write (one lock taken for every
+/// hit moved its line between the cores each time: two threads on one cache did a fifth of
+/// one thread's work).
 ///
 /// What a hit changes in the policy the reader logs in its record (a ring: the reader
 /// appends, writers take); each writer applies every log, in order, before anything else.
