@@ -188,6 +188,33 @@ struct MemoryCacheTests {
         #expect(census.alive == 0)
     }
 
+    /// A hit on an entry whose hit at the same time is already logged logs nothing
+    /// (`SlotShadows`) but still counts; once the hand clears the entry's mark, the next
+    /// hit logs again, so the entry keeps its second chance.
+    @Test("hits that need no log count, and a mark the hand cleared is set again", arguments: [EvictionPolicyKind.clock, .sieve, .fifo])
+    func hitsSkipLogsOnlyWhileMarked(policy: EvictionPolicyKind) {
+        let cache = MemoryCache<String, Int>(
+            .init(limits: CacheLimits(costLimit: .max, countLimit: 2, maxEntryFraction: 1), policy: policy))
+        #expect(cache.hitsSkipLogs)
+        cache.insert(1, for: "a", cost: 1)
+        cache.insert(2, for: "b", cost: 1)
+        for _ in 0..<1_000 { #expect(cache.value(for: "a") == 1) }
+        #expect(cache.statistics.hits == 1_000)
+        cache.insert(3, for: "c", cost: 1)
+        guard policy != .fifo else {
+            // FIFO evicts the oldest whatever its hits.
+            #expect(cache.value(for: "a") == nil)
+            return
+        }
+        // The hand cleared a's mark to pass it (b left); a's next hit sets it again, so the
+        // hand passes a once more and c leaves.
+        #expect(cache.value(for: "a") == 1)
+        cache.insert(4, for: "d", cost: 1)
+        #expect(cache.value(for: "a") == 1)
+        #expect(cache.value(for: "c") == nil)
+        #expect(cache.statistics.hits == 1_002)
+    }
+
     /// Epoch-based reclamation: with no reader inside, what leaves is freed at once and the
     /// epoch, which every reader reads, stays as it is; a reader inside holds back everything
     /// that leaves from then on, and the first writer after it leaves frees it.

@@ -21,6 +21,10 @@ protocol AnyCacheCore: AnyObject {
     static func recordMiss(core: UnsafeMutableRawPointer)
     // Hits without the lock: logged by a reader, applied or counted later by a writer.
     static var hitsCanWait: Bool { get }
+    /// The policy's `hitsAreMarks`: a hit may skip its log when its shadow says it is logged.
+    static var hitsAreMarks: Bool { get }
+    /// Whether the policy stamps the stripe's shadows where it clears a mark (`SlotShadows`).
+    var stampsShadows: Bool { get }
     static func contains(core: UnsafeMutableRawPointer, _ slot: Slot) -> Bool
     static func countHits(core: UnsafeMutableRawPointer, _ count: Int)
 }
@@ -72,6 +76,9 @@ extension PolicyCoreBox {
     }
 
     static var hitsCanWait: Bool { Policy.hitsCanWait }
+    static var hitsAreMarks: Bool { Policy.hitsAreMarks }
+
+    var stampsShadows: Bool { (core.policy as? any SingleQueuePolicy)?.queue.table.shadows != nil }
 
     static func contains(core: UnsafeMutableRawPointer, _ slot: Slot) -> Bool {
         core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.contains(slot)
@@ -175,6 +182,8 @@ final class NSCacheCoreBox: PolicyCoreBox {
 /// when it has one.
 struct MakeCacheCoreBox: EvictionPolicyVisitor {
     let timeToLive: UInt64?
+    /// The stripe's shadows, given to a policy whose hits only set marks.
+    var shadows: UnsafePointer<SlotShadows>? = nil
 
     static var boxes: [any PolicyCoreBox.Type] {
         [
@@ -185,6 +194,12 @@ struct MakeCacheCoreBox: EvictionPolicyVisitor {
     }
 
     func visit<Policy: EvictionPolicy>(_ policy: Policy) -> any AnyCacheCore {
+        var policy = policy
+        // A policy whose hits only set marks stamps the shadows wherever it clears one.
+        if Policy.hitsAreMarks, let shadows, var single = policy as? any SingleQueuePolicy {
+            single.queue.table.shadows = shadows
+            policy = single as! Policy
+        }
         let core = CacheCore(policy: policy, timeToLive: timeToLive)
         for box in Self.boxes {
             if let boxed = Self.box(core, in: box) { return boxed }

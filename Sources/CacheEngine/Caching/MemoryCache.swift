@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,6 +47,9 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     @usableFromInline let onEviction: EvictionHandler?
     /// Whether hits are read without the lock (`EvictionPolicy.hitsCanWait`).
     @usableFromInline let hitsWithoutLock: Bool
+    /// Whether a hit may skip its log when its slot's shadow says an equal one is logged
+    /// (`EvictionPolicy.hitsAreMarks`, `SlotShadows`).
+    @usableFromInline let hitsSkipLogs: Bool
 
     public init(_ configuration: Configuration, onEviction: EvictionHandler? = nil) {
         self.configuration = configuration
@@ -53,11 +57,14 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let timeToLive = configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }
         stripes = LockedStripes(count: configuration.stripes.count) { stripe in
             let limits = configuration.stripes.limits(ofStripe: stripe, in: configuration.limits)
-            return State(
-                core: configuration.policy.withPolicy(limits: limits, MakeCacheCoreBox(timeToLive: timeToLive)),
-                timeToLive: timeToLive)
+            let shadows = UnsafeMutablePointer<SlotShadows>.allocate(capacity: 1)
+            shadows.initialize(to: SlotShadows())
+            let core = configuration.policy.withPolicy(
+                limits: limits, MakeCacheCoreBox(timeToLive: timeToLive, shadows: UnsafePointer(shadows)))
+            return State(core: core, timeToLive: timeToLive, shadows: shadows)
         }
         hitsWithoutLock = stripes.withLock(0) { $0.coreType.hitsCanWait }
+        hitsSkipLogs = hitsWithoutLock && stripes.withLock(0) { $0.coreType.hitsAreMarks && $0.core.stampsShadows }
     }
 
     @inlinable
@@ -122,7 +129,19 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
                 return nil
             }
             let entry = state.entries[slot]
-            guard entry.expiry > now, log.log(slot, generation: entry.generation, at: now) else { return nil }
+            guard entry.expiry > now else { return nil }
+            guard hitsSkipLogs else {
+                return log.log(slot, generation: entry.generation, at: now) ? entry.value : nil
+            }
+            // A hit at this time already logged for this entry has done what this one would.
+            let shadow = state.shadows.pointee.word(slot)
+            let seen = shadow.pointee.load(ordering: .acquiring)
+            if seen == now << 1 {
+                log.countSkippedHit()
+                return entry.value
+            }
+            guard log.log(slot, generation: entry.generation, at: now) else { return nil }
+            _ = shadow.pointee.compareExchange(expected: seen, desired: now << 1, ordering: .acquiringAndReleasing)
             return entry.value
         }
     }
@@ -323,17 +342,28 @@ extension MemoryCache {
         /// Entry storage replaced as it grew, with the epoch it was replaced in.
         @usableFromInline var retiredBlocks: [(block: UnsafeMutableRawPointer, epoch: UInt64)] = []
 
-        init(core: any AnyCacheCore, timeToLive: UInt64?) {
+        /// Each slot's shadow, for a policy whose hits only set marks (owned here, stamped by the policy).
+        @usableFromInline let shadows: UnsafeMutablePointer<SlotShadows>
+        @usableFromInline let usesShadows: Bool
+
+        init(core: any AnyCacheCore, timeToLive: UInt64?, shadows: UnsafeMutablePointer<SlotShadows>) {
             self.core = core
             coreType = type(of: core)
             coreAddress = core.coreAddress
             self.timeToLive = timeToLive
+            self.shadows = shadows
+            usesShadows = core.stampsShadows
         }
 
         // Inlinable, as `SlotEntries`' deinit (the optimiser's "resilient into fragile" crash).
         @inlinable deinit {
             for retired in retiredBlocks { retired.block.deallocate() }
+            shadows.pointee.deallocate()
+            shadows.deinitialize(count: 1).deallocate()
         }
+
+        @inlinable
+        mutating func countHits(_ count: Int) { coreType.countHits(core: coreAddress, count) }
 
         @inlinable var hasRetired: Bool { !retiredSlots.isEmpty || !retiredBlocks.isEmpty }
 
@@ -388,6 +418,11 @@ extension MemoryCache {
             let expiry = timeToLive.map { now &+ $0 } ?? .max
             let (slot, replacedStorage) = entries.store(key, value, hash: hash, expiry: expiry)
             if let replacedStorage { retiredBlocks.append((UnsafeMutableRawPointer(replacedStorage), retireEpoch)) }
+            if usesShadows {
+                // Before it is indexed: no shadow of the slot's last entry speaks for this one.
+                shadows.pointee.cover(slot)
+                shadows.pointee.stamp(slot)
+            }
             index.insert(slot, hash: hash)
             return slot
         }

@@ -4,6 +4,7 @@
 public struct CLOCKPolicy: SingleQueuePolicy {
     public static let name = "CLOCK"
     public static let marksHits = true
+    public static var hitsAreMarks: Bool { true }
     public let limits: CacheLimits
     public var queue = SlotQueue()
 
@@ -21,7 +22,7 @@ public struct CLOCKPolicy: SingleQueuePolicy {
                 queue.unlink(hand)
                 return hand
             }
-            queue.table.counter[Int(hand)] = 0
+            queue.table.clearMark(hand)
             queue.moveToBack(hand)
         }
         return nil

@@ -133,11 +133,17 @@ public protocol EvictionPolicy {
     /// reorder or count). The live cache then takes no lock for a hit; a policy that
     /// does not say (the default, false) has every hit applied under the lock.
     static var hitsCanWait: Bool { get }
+    /// Whether a hit only sets a per-slot mark that the policy clears itself (FIFO, whose
+    /// hits change nothing, CLOCK and SIEVE): a policy keeping its entries in a `SlotQueue`
+    /// that says so lets the live cache skip logging a hit whose effect is already logged
+    /// (`SlotShadows`). False by default.
+    static var hitsAreMarks: Bool { get }
 }
 
 extension EvictionPolicy {
     public func prefetch(_ slot: Slot) {}
     public static var hitsCanWait: Bool { false }
+    public static var hitsAreMarks: Bool { false }
 
     /// Evicts in policy order (`evictNext`) until an entry of `cost` fits both limits:
     /// what most policies' `insert` does first.

@@ -2,6 +2,7 @@
 public struct FIFOPolicy: SingleQueuePolicy {
     public static let name = "FIFO"
     public static let marksHits = false
+    public static var hitsAreMarks: Bool { true }
     public let limits: CacheLimits
     public var queue = SlotQueue()
 

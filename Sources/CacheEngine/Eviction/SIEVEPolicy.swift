@@ -6,6 +6,7 @@
 public struct SIEVEPolicy: SingleQueuePolicy {
     public static let name = "SIEVE"
     public static let marksHits = true
+    public static var hitsAreMarks: Bool { true }
     public let limits: CacheLimits
     public var queue = SlotQueue()
     /// The next entry the hand examines; `none` means start from the oldest.
@@ -27,7 +28,7 @@ public struct SIEVEPolicy: SingleQueuePolicy {
         guard !queue.isEmpty else { return nil }
         var candidate = hand == SlotTable.none ? queue.front : hand
         while queue.table.counter[Int(candidate)] != 0 {
-            queue.table.counter[Int(candidate)] = 0
+            queue.table.clearMark(candidate)
             candidate = queue.table.after(candidate)
             if candidate == SlotTable.none { candidate = queue.front }
         }
@@ -37,7 +38,7 @@ public struct SIEVEPolicy: SingleQueuePolicy {
     }
 
     public mutating func removeAll() {
-        queue = SlotQueue()
+        queue.removeAll()
         hand = SlotTable.none
     }
 }

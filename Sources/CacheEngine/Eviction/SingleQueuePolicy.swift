@@ -21,6 +21,13 @@ public struct SlotQueue {
     @inlinable @inline(__always)
     mutating func popFront() -> Slot? { table.popFront(&list) }
 
+    /// Forgets every entry; the live cache's shadows stay attached.
+    @usableFromInline
+    mutating func removeAll() {
+        table.removeAll()
+        list = SlotList(id: 1)
+    }
+
     /// Every entry, oldest first.
     func slotsFrontToBack() -> [Slot] {
         var slots: [Slot] = []
@@ -64,5 +71,5 @@ extension SingleQueuePolicy {
 
     @inlinable public mutating func remove(_ slot: Slot) { queue.unlink(slot) }
 
-    @inlinable public mutating func removeAll() { queue = SlotQueue() }
+    @inlinable public mutating func removeAll() { queue.removeAll() }
 }

@@ -31,6 +31,9 @@ struct SlotTable {
     @usableFromInline var entries: [Entry] = []
     /// Policy-defined small counter.
     @usableFromInline var counter: [UInt8] = []
+    /// The live cache's shadow words (`SlotShadows`), for a policy whose hits only set a
+    /// mark: stamped wherever a slot's mark is cleared. Nil in the simulator.
+    @usableFromInline var shadows: UnsafePointer<SlotShadows>?
 
     init() {}
 
@@ -131,7 +134,17 @@ struct SlotTable {
     }
 
     mutating func removeAll() {
+        let shadows = self.shadows
         self = SlotTable()
+        self.shadows = shadows
+    }
+
+    /// Clears `slot`'s mark (the counter of a policy whose hits only set it) and stamps its
+    /// shadow, if any.
+    @inlinable @inline(__always)
+    mutating func clearMark(_ slot: Slot) {
+        counter[Int(slot)] = 0
+        if let shadows { shadows.pointee.stamp(slot) }
     }
 }
 

@@ -19,6 +19,8 @@ protocol ConcurrentlyReadable: ~Copyable {
     var hasRetired: Bool { get }
     /// Frees what was retired before `epoch`: no reader can still be reading it.
     mutating func reclaim(retiredBefore epoch: UInt64)
+    /// Counts hits that readers did not log (their effect was logged already).
+    mutating func countHits(_ count: Int)
 }
 
 /// A fixed number of stripes, each a value behind a lock that readers need not take.
@@ -223,6 +225,11 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
     func applyLoggedHits(_ index: Int, to value: inout Value) {
         for thread in 0..<ThreadIndex.highWater {
             let log = self.log(stripe: index, thread: thread)
+            let skipped = log.skipped.pointee.load(ordering: .acquiring)
+            if skipped != log.skippedCounted {
+                value.countHits(skipped &- log.skippedCounted)
+                log.skippedCounted = skipped
+            }
             let end = log.end.pointee.load(ordering: .acquiring)
             var position = log.start.pointee.load(ordering: .relaxed)
             guard position != end else { continue }
@@ -237,9 +244,10 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
 
 /// One thread's record in one stripe: the epoch it announced while reading, and a ring of
 /// the hits it logged (slot, storing generation, time) that it appends to and writers take
-/// from. Raw memory: a line the reader writes (its announcement, the ring's end, and where it
-/// last saw the ring's room end, so it reads the writers' line only once per lap), a line the
-/// writers write (the ring's start), then the ring.
+/// from. Raw memory: a line the reader writes (its announcement, the ring's end, where it
+/// last saw the ring's room end, so it reads the writers' line only once per lap, and the
+/// hits it did not need to log), a line the writers write (the ring's start, how many of those
+/// hits they counted), then the ring.
 @usableFromInline
 struct HitLog {
     @inlinable static var capacity: Int { 64 }
@@ -256,7 +264,9 @@ struct HitLog {
         base.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
         (base + 8).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
         (base + 16).storeBytes(of: 0, as: Int.self)
+        (base + 24).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
         (base + 64).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
+        (base + 72).storeBytes(of: 0, as: Int.self)
     }
 
     /// The epoch announced, shifted left, with the low bit set while the thread reads; 0 when not.
@@ -265,6 +275,19 @@ struct HitLog {
     @inlinable var end: UnsafeMutablePointer<Atomic<Int>> { (base + 8).assumingMemoryBound(to: Atomic<Int>.self) }
     /// The first hit not applied yet (the writers').
     @inlinable var start: UnsafeMutablePointer<Atomic<Int>> { (base + 64).assumingMemoryBound(to: Atomic<Int>.self) }
+    /// Hits the reader did not log, their effect logged already (`SlotShadows`): the reader's.
+    @inlinable var skipped: UnsafeMutablePointer<Atomic<Int>> { (base + 24).assumingMemoryBound(to: Atomic<Int>.self) }
+    /// How many of those writers have counted (the writers').
+    @inlinable var skippedCounted: Int {
+        get { base.load(fromByteOffset: 72, as: Int.self) }
+        nonmutating set { base.storeBytes(of: newValue, toByteOffset: 72, as: Int.self) }
+    }
+
+    /// Counts a hit that needs no log.
+    @inlinable @inline(__always)
+    func countSkippedHit() {
+        skipped.pointee.store(skipped.pointee.load(ordering: .relaxed) &+ 1, ordering: .releasing)
+    }
 
     @inlinable func slot(at position: Int) -> Slot {
         base.load(fromByteOffset: Self.slotsOffset &+ (position & (Self.capacity &- 1)) &* 4, as: Slot.self)
