@@ -21,8 +21,6 @@ protocol AnyCacheCore: AnyObject {
     static func recordMiss(core: UnsafeMutableRawPointer)
     // Hits without the lock: logged by a reader, applied or counted later by a writer.
     static var hitsCanWait: Bool { get }
-    /// The policy's `hitsAreMarks`: a hit may skip its log when its shadow says it is logged.
-    static var hitsAreMarks: Bool { get }
     /// Whether the policy stamps the stripe's shadows where it clears a mark (`SlotShadows`).
     var stampsShadows: Bool { get }
     static func contains(core: UnsafeMutableRawPointer, _ slot: Slot) -> Bool
@@ -76,7 +74,6 @@ extension PolicyCoreBox {
     }
 
     static var hitsCanWait: Bool { Policy.hitsCanWait }
-    static var hitsAreMarks: Bool { Policy.hitsAreMarks }
 
     var stampsShadows: Bool { (core.policy as? any SingleQueuePolicy)?.queue.table.shadows != nil }
 

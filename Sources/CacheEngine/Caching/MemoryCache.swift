@@ -64,7 +64,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             return State(core: core, timeToLive: timeToLive, shadows: shadows)
         }
         hitsWithoutLock = stripes.withLock(0) { $0.coreType.hitsCanWait }
-        hitsSkipLogs = hitsWithoutLock && stripes.withLock(0) { $0.coreType.hitsAreMarks && $0.core.stampsShadows }
+        hitsSkipLogs = hitsWithoutLock && stripes.withLock(0) { $0.usesShadows }
     }
 
     @inlinable
@@ -344,6 +344,7 @@ extension MemoryCache {
 
         /// Each slot's shadow, for a policy whose hits only set marks (owned here, stamped by the policy).
         @usableFromInline let shadows: UnsafeMutablePointer<SlotShadows>
+        /// Whether the policy took the shadows (`MakeCacheCoreBox`): only then are they kept.
         @usableFromInline let usesShadows: Bool
 
         init(core: any AnyCacheCore, timeToLive: UInt64?, shadows: UnsafeMutablePointer<SlotShadows>) {
@@ -358,7 +359,6 @@ extension MemoryCache {
         // Inlinable, as `SlotEntries`' deinit (the optimiser's "resilient into fragile" crash).
         @inlinable deinit {
             for retired in retiredBlocks { retired.block.deallocate() }
-            shadows.pointee.deallocate()
             shadows.deinitialize(count: 1).deallocate()
         }
 

@@ -12,8 +12,9 @@ import Synchronization
 /// One writer at a time changes it; readers may probe it meanwhile (`MemoryCache`'s hits
 /// without the lock): each bucket is one atomic word, and a table that grows is replaced
 /// whole, the old one kept (linked from the new) until the index goes, so a reader may
-/// probe without announcing itself and announce only to follow a slot (`find(hash:entering:matches:)`).
-/// The tables kept add up to less than the current one. Nothing here is mutating: the writer changes only the table, never the variable that
+/// probe without announcing itself and announce only to follow a slot
+/// (`find(hash:entering:matches:)`). The tables kept add up to less than the current one.
+/// Nothing here is mutating: the writer changes only the table, never the variable that
 /// holds its address, which readers read (ThreadSanitizer would see a mutating call as a
 /// write to it).
 /// A reader may miss a slot a writer is moving, never find one that is not there

@@ -11,17 +11,16 @@ import Synchronization
 ///
 /// Chunks never move (a reader may hold one while the writer adds others), and the
 /// directory of chunks is replaced whole as it grows, the old ones kept until the cache
-/// goes, as `SlotIndex` keeps its tables. A plain value of addresses, freed by its owner
-/// (`deallocate`): the policy's table keeps a pointer to it, and a pointer to a
-/// noncopyable type in a copyable one crashed generic code of the simulator in debug builds.
+/// goes, as `SlotIndex` keeps its tables.
 @usableFromInline
-struct SlotShadows {
+struct SlotShadows: ~Copyable {
     @inlinable static var chunkShift: Int { 10 }
     @inlinable static var chunkSize: Int { 1 << chunkShift }
 
     @usableFromInline typealias Chunk = UnsafeMutablePointer<Atomic<UInt64>>
-    /// The current directory: its chunks, then (at `directoryCapacity`) the directory it replaced.
-    @usableFromInline let directory: UnsafeMutablePointer<Atomic<UnsafeMutablePointer<UnsafeMutableRawPointer?>>>
+    /// The current directory: its chunks, then (past `Books.capacity` of them) the directory
+    /// it replaced.
+    @usableFromInline let directory: Atomic<UnsafeMutablePointer<UnsafeMutableRawPointer?>>
     /// The writer's bookkeeping (readers read only `directory`).
     @usableFromInline let books: UnsafeMutablePointer<Books>
 
@@ -39,14 +38,12 @@ struct SlotShadows {
     init() {
         books = .allocate(capacity: 1)
         books.initialize(to: Books(capacity: 4))
-        directory = .allocate(capacity: 1)
-        directory.initialize(to: Atomic(Self.makeDirectory(capacity: 4, replacing: nil)))
+        directory = Atomic(Self.makeDirectory(capacity: 4, replacing: nil))
     }
 
-    /// Frees the chunks and directories; the owner calls it once, as the cache goes.
-    @usableFromInline
-    func deallocate() {
-        var current: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = directory.pointee.load(ordering: .relaxed)
+    // Inlinable, as `SlotEntries`' deinit (the optimiser's "resilient into fragile" crash).
+    @inlinable deinit {
+        var current: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = directory.load(ordering: .relaxed)
         var capacity = books.pointee.capacity
         for chunk in 0..<books.pointee.chunks { current![chunk]!.deallocate() }
         while let table = current {
@@ -55,7 +52,6 @@ struct SlotShadows {
             capacity /= 2
         }
         books.deinitialize(count: 1).deallocate()
-        directory.deinitialize(count: 1).deallocate()
     }
 
     static func makeDirectory(
@@ -70,7 +66,7 @@ struct SlotShadows {
     /// The word of `slot`, which `cover` has covered.
     @inlinable @inline(__always)
     func word(_ slot: Slot) -> Chunk {
-        let chunk = directory.pointee.load(ordering: .acquiring)[Int(slot) >> Self.chunkShift].unsafelyUnwrapped
+        let chunk = directory.load(ordering: .acquiring)[Int(slot) >> Self.chunkShift].unsafelyUnwrapped
         return chunk.assumingMemoryBound(to: Atomic<UInt64>.self) + (Int(slot) & (Self.chunkSize - 1))
     }
 
@@ -83,12 +79,12 @@ struct SlotShadows {
     @usableFromInline
     func addChunks(toCover slot: Slot) {
         while Int(slot) >> Self.chunkShift >= books.pointee.chunks {
-            var table = directory.pointee.load(ordering: .relaxed)
+            var table = directory.load(ordering: .relaxed)
             if books.pointee.chunks == books.pointee.capacity {
                 let grown = Self.makeDirectory(capacity: books.pointee.capacity * 2, replacing: table)
                 for chunk in 0..<books.pointee.chunks { grown[chunk] = table[chunk] }
                 books.pointee.capacity *= 2
-                directory.pointee.store(grown, ordering: .releasing)
+                directory.store(grown, ordering: .releasing)
                 table = grown
             }
             let chunk = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: Self.chunkSize)
