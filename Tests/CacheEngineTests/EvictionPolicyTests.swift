@@ -1,5 +1,5 @@
 import Testing
-@testable import CacheEngine
+@_spi(Simulation) @testable import CacheEngine
 
 @Suite("Eviction policies on hand-worked traces")
 struct EvictionPolicyTests {

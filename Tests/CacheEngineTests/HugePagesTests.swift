@@ -1,4 +1,4 @@
-@testable import CacheEngine
+@_spi(Simulation) @testable import CacheEngine
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import CacheEngine
+@_spi(Simulation) @testable import CacheEngine
 
 @Suite("W-TinyLFU as libCacheSim builds it")
 struct LibCacheSimWTinyLFUTests {

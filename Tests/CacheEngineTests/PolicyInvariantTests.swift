@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CacheEngine
+@_spi(Simulation) @testable import CacheEngine
 
 @Suite("Policies under random operations")
 struct PolicyInvariantTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ImagePipeline
 @testable import CacheSimulation
+@_spi(Simulation) import CacheEngine
 
 @Suite("Simulator and offline bounds")
 struct SimulationTests {

@@ -5,16 +5,21 @@
 ///
 /// Time is a caller-supplied `UInt64` in nanoseconds: the monotonic clock in the
 /// live cache, trace time in the simulator.
-package struct CacheCore<Policy: EvictionPolicy> {
+///
+/// Public only to `@_spi(Simulation)` importers (the simulator), not to adopters: Swift
+/// serialises the bodies of public inlinable code only, and a simulated request must run
+/// this code specialised for its policy (as `package`, every simulated request called the
+/// generic code: a witness call for each policy operation).
+@_spi(Simulation) public struct CacheCore<Policy: EvictionPolicy> {
     @usableFromInline var storedPolicy: Policy
     @usableFromInline var counters = CacheStatistics()
-    @inlinable package var policy: Policy { storedPolicy }
-    @inlinable package var statistics: CacheStatistics { counters }
+    @inlinable public var policy: Policy { storedPolicy }
+    @inlinable public var statistics: CacheStatistics { counters }
     /// Entries older than this (nanoseconds since insertion) are expired; nil for never.
-    package let timeToLive: UInt64?
+    public let timeToLive: UInt64?
     /// Whether last-use times are kept (for idle trims). A simulation whose
     /// reactions never trim idle entries skips them: one less random write per request.
-    package let tracksLastUse: Bool
+    public let tracksLastUse: Bool
     // Internal but inlinable-visible: the simulator (another module) specialises
     // this struct per policy; unspecialised, a simulated request was 4× slower.
     @usableFromInline var lastUse: [UInt64] = []
@@ -23,26 +28,26 @@ package struct CacheCore<Policy: EvictionPolicy> {
     @usableFromInline var slotRange = 0
 
     @inlinable
-    package init(policy: Policy, timeToLive: UInt64? = nil, tracksLastUse: Bool = true) {
+    public init(policy: Policy, timeToLive: UInt64? = nil, tracksLastUse: Bool = true) {
         self.storedPolicy = policy
         self.timeToLive = timeToLive
         self.tracksLastUse = tracksLastUse
     }
 
-    @inlinable package var limits: CacheLimits { storedPolicy.limits }
-    @inlinable package var totalCost: Int { storedPolicy.totalCost }
-    @inlinable package var count: Int { storedPolicy.count }
+    @inlinable public var limits: CacheLimits { storedPolicy.limits }
+    @inlinable public var totalCost: Int { storedPolicy.totalCost }
+    @inlinable public var count: Int { storedPolicy.count }
 
     /// A hint that `slot` is about to be looked up (`EvictionPolicy.prefetch`). Mutating so the
     /// policy is passed where it lies: borrowed, a policy whose `prefetch` is not inlinable
     /// (ARC, 2Q, S3-FIFO, both W-TinyLFUs) was copied whole on every request.
     @inlinable @inline(__always)
-    package mutating func prefetch(_ slot: Slot) { storedPolicy.prefetch(slot) }
+    public mutating func prefetch(_ slot: Slot) { storedPolicy.prefetch(slot) }
 
     /// Looks `slot` up; a hit refreshes it. An expired entry is removed, reported
     /// to `removed`, and counts as a miss.
     @inlinable @inline(__always)
-    package mutating func lookup(_ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
+    public mutating func lookup(_ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
         guard storedPolicy.contains(slot) else {
             counters.misses += 1
             return false
@@ -68,15 +73,15 @@ package struct CacheCore<Policy: EvictionPolicy> {
 
     /// Whether `slot` holds a resident entry.
     @inlinable @inline(__always)
-    package func contains(_ slot: Slot) -> Bool { storedPolicy.contains(slot) }
+    public func contains(_ slot: Slot) -> Bool { storedPolicy.contains(slot) }
 
     /// Counts hits the policy does not hear (a hit on an entry leaving as it was found).
     @inlinable @inline(__always)
-    package mutating func countHits(_ count: Int) { counters.hits += count }
+    public mutating func countHits(_ count: Int) { counters.hits += count }
 
     /// Counts a lookup of a key the owner knows is absent.
     @inlinable @inline(__always)
-    package mutating func recordMiss() { counters.misses += 1 }
+    public mutating func recordMiss() { counters.misses += 1 }
 
     /// Stores an entry in `entry.slot`. A slot already resident is replaced: its
     /// entry leaves (counted in `removals`, not reported) and the new one enters
@@ -86,7 +91,7 @@ package struct CacheCore<Policy: EvictionPolicy> {
     /// Returns false when it is too large or the policy declines it (the slot is then
     /// empty); `removed` hears every other entry evicted to make room.
     @inlinable @inline(__always)
-    package mutating func insert(_ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
+    public mutating func insert(_ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
         if storedPolicy.contains(entry.slot) {
             storedPolicy.remove(entry.slot)
             counters.removals += 1
@@ -116,7 +121,7 @@ package struct CacheCore<Policy: EvictionPolicy> {
 
     /// Removes a resident entry at its owner's request (not an eviction).
     @inlinable
-    package mutating func remove(_ slot: Slot) {
+    public mutating func remove(_ slot: Slot) {
         guard storedPolicy.contains(slot) else { return }
         storedPolicy.remove(slot)
         counters.removals += 1
@@ -126,7 +131,7 @@ package struct CacheCore<Policy: EvictionPolicy> {
     /// of 0 empties the cache, entries that cost nothing included (a policy that
     /// evicts newest first would otherwise keep the oldest free ones).
     @inlinable
-    package mutating func trim(toCost target: Int, removed: (Slot, EvictionReason) -> Void) {
+    public mutating func trim(toCost target: Int, removed: (Slot, EvictionReason) -> Void) {
         while storedPolicy.totalCost > max(target, 0) || (target <= 0 && storedPolicy.count > 0),
               let victim = storedPolicy.evictNext() {
             counters.trimmed += 1
@@ -136,7 +141,7 @@ package struct CacheCore<Policy: EvictionPolicy> {
 
     /// Drops every entry whose last use is before `cutoff`.
     @inlinable
-    package mutating func trimIdle(usedBefore cutoff: UInt64, removed: (Slot, EvictionReason) -> Void) {
+    public mutating func trimIdle(usedBefore cutoff: UInt64, removed: (Slot, EvictionReason) -> Void) {
         precondition(tracksLastUse || cutoff == .max, "idle trims need last-use times")
         for index in 0..<slotRange where storedPolicy.contains(Slot(index)) && (cutoff == .max || lastUse[index] < cutoff) {
             storedPolicy.remove(Slot(index))
@@ -147,20 +152,20 @@ package struct CacheCore<Policy: EvictionPolicy> {
 
     /// Drops every entry; the policy keeps its history (ghosts, frequencies).
     @inlinable
-    package mutating func removeAll(removed: (Slot, EvictionReason) -> Void) {
+    public mutating func removeAll(removed: (Slot, EvictionReason) -> Void) {
         trimIdle(usedBefore: .max, removed: removed)
     }
 
     /// Starts over as a new process would: no entries and no policy history.
     /// Nothing is counted as evicted or trimmed.
     @inlinable
-    package mutating func restart() {
+    public mutating func restart() {
         storedPolicy.removeAll()
     }
 
     /// Applies a memory-pressure reaction.
     @inlinable
-    package mutating func respond(
+    public mutating func respond(
         to reaction: MemoryPressureReaction, now: UInt64, removed: (Slot, EvictionReason) -> Void
     ) {
         switch reaction {

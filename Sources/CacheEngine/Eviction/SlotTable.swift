@@ -64,8 +64,8 @@ struct SlotTable {
     /// Starts loading `slot`'s entry, and its counter when the policy reads it on a hit.
     @inlinable @inline(__always)
     func prefetch(_ slot: Slot, counter readsCounter: Bool = false) {
-        entries.prefetch(Int(slot))
-        if readsCounter { counter.prefetch(Int(slot)) }
+        entries.prefetchElement(Int(slot))
+        if readsCounter { counter.prefetchElement(Int(slot)) }
     }
 
     @inlinable @inline(__always)

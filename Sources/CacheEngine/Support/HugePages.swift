@@ -9,7 +9,7 @@ extension Array where Element: BitwiseCopyable {
     /// read at random, such as per-key metadata of a million-key trace: with 4 KiB
     /// pages nearly every access misses the TLB, and under a hypervisor each miss is a
     /// nested page walk. Elsewhere, and for arrays under two huge pages, plain memory.
-    package static func inHugePages(count: Int, copying prefix: [Element] = [], filledWith filler: Element) -> [Element] {
+    @_spi(Simulation) public static func inHugePages(count: Int, copying prefix: [Element] = [], filledWith filler: Element) -> [Element] {
         precondition(count >= prefix.count, "an array cannot shrink here")
         return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }

@@ -1,4 +1,5 @@
 import ImagePipeline
+@_spi(Simulation) import CacheEngine
 /// What a simulation is asked to run.
 public struct SimulationConfiguration: Sendable, Hashable {
     /// The memory tier's limits.
@@ -165,6 +166,7 @@ public enum CacheSimulator {
         let configuration: SimulationConfiguration
         let recordsAnswers: Bool
         static let prefetchDistance = 16
+        static let entryPrefetchDistance = 4
 
         func visit<Policy: EvictionPolicy>(_ policy: Policy) -> Answered {
             var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
@@ -179,11 +181,13 @@ public enum CacheSimulator {
                                     state.detailedRequest(index, key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
                                 }
                             } else {
-                                // A key's metadata is usually far from the last one's: ask for it
-                                // `prefetchDistance` requests early, so its loading overlaps the work between.
+                                // A key's line is usually far from the last one's: ask for where it is
+                                // `prefetchDistance` requests early and, once that has arrived, for its
+                                // policy metadata, so the loading overlaps the work between.
                                 let last = keys.count - 1
                                 for index in 0..<keys.count {
                                     state.prefetch(keys[min(index &+ Self.prefetchDistance, last)])
+                                    state.prefetchEntry(keys[min(index &+ Self.entryPrefetchDistance, last)])
                                     state.beforeRequest(index, now: times[index])
                                     state.plainRequest(key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
                                 }

@@ -1,4 +1,5 @@
 import ImagePipeline
+@_spi(Simulation) import CacheEngine
 
 /// The order in which a live pipeline took its decisions (`PipelineDecision`s, each
 /// reported under the lock of the tier it was taken on) for a replayed trace's requests,

@@ -1,4 +1,5 @@
 import ImagePipeline
+@_spi(Simulation) import CacheEngine
 
 /// One simulation's caches and counters. `plainRequest` is the hot loop of
 /// synthetic traces; `detailedRequest` adds ground truth, outcomes and the disk key.
@@ -86,14 +87,15 @@ struct SimulationState<Policy: EvictionPolicy> {
         if scheduledWarnings.isDue(at: now) { warn(.warning, now: now) }
     }
 
-    /// A hint that `key` comes soon: its policy metadata, and its fingerprint, which a
-    /// miss stores. Mutating so the tier is used where it lies: called on `memoryTier`
-    /// from outside, the tier would be copied first.
+    /// A first hint that `key` comes soon: what the memory tier keeps of it. Mutating, as
+    /// the hint below, so the state is used where it lies: borrowed from the loop's
+    /// closures, it was copied whole.
     @inline(__always)
-    mutating func prefetch(_ key: Slot) {
-        memoryTier.prefetch(key)
-        trace.fingerprints.prefetch(Int(key))
-    }
+    mutating func prefetch(_ key: Slot) { memoryTier.prefetch(key) }
+
+    /// A second hint, nearer the request: the policy's metadata for the key.
+    @inline(__always)
+    mutating func prefetchEntry(_ key: Slot) { memoryTier.prefetchEntry(key) }
 
     @inline(__always)
     mutating func plainRequest(key: Slot, cost: Int, size: Int, now: UInt64) {
@@ -272,8 +274,7 @@ struct SimulationState<Policy: EvictionPolicy> {
     @inline(__always)
     @discardableResult
     mutating func insertInMemory(_ key: Slot, cost: Int, missCost: Int, now: UInt64) -> Bool {
-        let entry = NewEntry(slot: key, cost: cost, fingerprint: trace.fingerprints[Int(key)], missCost: missCost)
-        let stored = memoryTier.insert(entry, now: now)
+        let stored = memoryTier.insert(key, cost: cost, missCost: missCost, now: now)
         peakMemoryCost = max(peakMemoryCost, memoryTier.totalCost)
         if memoryTier.totalCost > scheduledWarnings.costThreshold { warn(.warning, now: now) }
         if let recovering, memoryTier.totalCost >= recovering.target { recovered(at: now) }

@@ -1,100 +1,193 @@
 import ImagePipeline
+@_spi(Simulation) import CacheEngine
 
 /// The memory tier as the simulator runs it: a `CacheCore` per stripe of a striped
 /// `MemoryCache`, each with that stripe's limits, and every key in the stripe its
-/// fingerprint picks, as live (`CacheStripes`). Policies never read slot numbers, so a
-/// key's slot in its stripe is simply its rank there. With one stripe (the default) a
-/// key is its own slot and nothing is looked up on the way.
+/// fingerprint picks, as live (`CacheStripes`).
+///
+/// As in the live cache, a key holds a slot only while it is resident: a stripe hands
+/// slots out from its free ones and takes each back when its entry leaves. A policy's
+/// per-slot arrays then cover what the cache holds (thousands of entries, in cache) rather
+/// than every key a trace names (millions, a cache miss for each victim). Policies never
+/// read slot numbers, so which slot a key gets changes no decision.
 struct StripedMemory<Policy: EvictionPolicy> {
-    /// Stripe 0, held inline so an unstriped run allocates nothing for its tier.
-    private var first: CacheCore<Policy>
+    /// Stripe 0, held inline so an unstriped run reaches it directly.
+    private var first: Stripe
     /// Stripes 1 and up; empty with one stripe.
-    private var others: [CacheCore<Policy>] = []
-    /// Per key, its stripe and its slot there; empty with one stripe.
-    private var stripeOfKey: [UInt8] = []
-    private var slotInStripe: [Slot] = []
-    /// Per stripe, the key in each of its slots.
-    private var keysOfStripe: [[Slot]] = []
+    private var others: [Stripe] = []
+    /// Per key, what a request needs of it on one line: its slot, fingerprint and stripe.
+    private var keys: [KeyRecord]
 
     /// - Parameter first: stripe 0's policy, built for its limits.
     init(
         first: Policy, kind: EvictionPolicyKind, limits: CacheLimits, stripes: CacheStripes,
         fingerprints: [UInt64], timeToLive: UInt64?, tracksLastUse: Bool
     ) {
-        self.first = CacheCore(policy: first, timeToLive: timeToLive, tracksLastUse: tracksLastUse)
+        self.first = Stripe(core: CacheCore(policy: first, timeToLive: timeToLive, tracksLastUse: tracksLastUse))
+        // Read at random, once per request: see `inHugePages`.
+        keys = .inHugePages(count: fingerprints.count, filledWith: KeyRecord(fingerprint: 0, slot: StripeSlots.none, stripe: 0))
+        for (key, fingerprint) in fingerprints.enumerated() {
+            keys[key].fingerprint = fingerprint
+            keys[key].stripe = UInt8(stripes.stripe(of: fingerprint))
+        }
         guard stripes.count > 1 else { return }
         others = (1..<stripes.count).map { stripe in
             let policy = kind.withPolicy(limits: stripes.limits(ofStripe: stripe, in: limits), PolicyOfType<Policy>())
-            return CacheCore(policy: policy, timeToLive: timeToLive, tracksLastUse: tracksLastUse)
-        }
-        stripeOfKey = [UInt8](repeating: 0, count: fingerprints.count)
-        slotInStripe = [Slot](repeating: 0, count: fingerprints.count)
-        keysOfStripe = [[Slot]](repeating: [], count: stripes.count)
-        for (key, fingerprint) in fingerprints.enumerated() {
-            let stripe = stripes.stripe(of: fingerprint)
-            stripeOfKey[key] = UInt8(stripe)
-            slotInStripe[key] = Slot(keysOfStripe[stripe].count)
-            keysOfStripe[stripe].append(Slot(key))
+            return Stripe(core: CacheCore(policy: policy, timeToLive: timeToLive, tracksLastUse: tracksLastUse))
         }
     }
 
-    /// Inlined: a call would pass this large struct by a copy (208 bytes for LRU), every insert.
+    /// Inlined: a call would pass this large struct by a copy, every insert.
     var totalCost: Int {
-        @inline(__always) get { others.reduce(first.totalCost) { $0 + $1.totalCost } }
+        @inline(__always) get { others.reduce(first.core.totalCost) { $0 + $1.core.totalCost } }
     }
-    var statistics: CacheStatistics { others.reduce(first.statistics) { $0 + $1.statistics } }
+    var statistics: CacheStatistics { others.reduce(first.core.statistics) { $0 + $1.core.statistics } }
 
-    /// The stripe `key` falls in (0 is `first`) and the key's slot there.
+    /// The stripe `key` falls in, 0 for `first`. (Methods are called on the stripe in
+    /// place rather than through a closure: a closure left the core's code unspecialised.)
     @inline(__always)
-    private func location(of key: Slot) -> (stripe: Int, slot: Slot) {
-        stripeOfKey.isEmpty ? (0, key) : (Int(stripeOfKey[Int(key)]), slotInStripe[Int(key)])
-    }
+    private func stripe(of key: Slot) -> Int { others.isEmpty ? 0 : Int(keys[Int(key)].stripe) }
 
-    /// Runs `body` on the stripe `key` falls in, with the key's slot there.
+    /// A first hint that `key` comes soon: its record. Mutating, as `CacheCore.prefetch`
+    /// is, so the tier is not copied to be borrowed.
     @inline(__always)
-    private mutating func withStripe<Result>(of key: Slot, _ body: (inout CacheCore<Policy>, Slot) -> Result) -> Result {
-        let (stripe, slot) = location(of: key)
-        return stripe == 0 ? body(&first, slot) : body(&others[stripe - 1], slot)
-    }
+    mutating func prefetch(_ key: Slot) { keys.prefetch(Int(key)) }
 
-    /// A hint that `key` is about to be looked up (mutating, as `CacheCore.prefetch` is).
+    /// A second hint, nearer the request, once the record has arrived: the policy's
+    /// metadata for the key's slot.
     @inline(__always)
-    mutating func prefetch(_ key: Slot) {
-        withStripe(of: key) { core, slot in core.prefetch(slot) }
+    mutating func prefetchEntry(_ key: Slot) {
+        let slot = keys[Int(key)].slot
+        guard slot != StripeSlots.none else { return }
+        let stripe = stripe(of: key)
+        if stripe == 0 { first.core.prefetch(slot) } else { others[stripe - 1].core.prefetch(slot) }
     }
 
     @inline(__always)
     mutating func lookup(_ key: Slot, now: UInt64) -> Bool {
-        withStripe(of: key) { core, slot in core.lookup(slot, now: now) { _, _ in } }
+        let stripe = stripe(of: key)
+        return stripe == 0
+            ? first.lookup(key, now: now, keys: &keys)
+            : others[stripe - 1].lookup(key, now: now, keys: &keys)
     }
 
-    /// Stores `entry` (whose slot is its key) in its stripe.
+    /// Stores `key`'s new entry in its stripe.
     @inline(__always)
-    mutating func insert(_ entry: NewEntry, now: UInt64) -> Bool {
-        withStripe(of: entry.slot) { core, slot in
-            var local = entry
-            local.slot = slot
-            return core.insert(local, now: now) { _, _ in }
-        }
+    mutating func insert(_ key: Slot, cost: Int, missCost: Int, now: UInt64) -> Bool {
+        let stripe = stripe(of: key)
+        return stripe == 0
+            ? first.insert(key, cost: cost, missCost: missCost, now: now, keys: &keys)
+            : others[stripe - 1].insert(key, cost: cost, missCost: missCost, now: now, keys: &keys)
     }
 
     mutating func remove(_ key: Slot) {
-        withStripe(of: key) { core, slot in core.remove(slot) }
+        let stripe = stripe(of: key)
+        if stripe == 0 { first.remove(key, keys: &keys) } else { others[stripe - 1].remove(key, keys: &keys) }
     }
 
     /// A new process: every stripe starts empty, with no history.
     mutating func restart() {
-        first.restart()
-        for stripe in others.indices { others[stripe].restart() }
+        first.restart(keys: &keys)
+        for stripe in others.indices { others[stripe].restart(keys: &keys) }
     }
 
     /// Applies a reaction to every stripe; `removed` hears the keys that left.
     mutating func respond(to reaction: MemoryPressureReaction, now: UInt64, removed: (Slot) -> Void) {
-        guard !stripeOfKey.isEmpty else { return first.respond(to: reaction, now: now) { slot, _ in removed(slot) } }
-        first.respond(to: reaction, now: now) { slot, _ in removed(keysOfStripe[0][Int(slot)]) }
-        for stripe in others.indices {
-            others[stripe].respond(to: reaction, now: now) { slot, _ in removed(keysOfStripe[stripe + 1][Int(slot)]) }
+        first.respond(to: reaction, now: now, keys: &keys, removed: removed)
+        for stripe in others.indices { others[stripe].respond(to: reaction, now: now, keys: &keys, removed: removed) }
+    }
+
+    /// One stripe: its core and which key holds each of its slots.
+    private struct Stripe {
+        var core: CacheCore<Policy>
+        var slots = StripeSlots()
+
+        @inline(__always)
+        mutating func lookup(_ key: Slot, now: UInt64, keys: inout [KeyRecord]) -> Bool {
+            let slot = keys[Int(key)].slot
+            guard slot != StripeSlots.none else {
+                core.recordMiss()
+                return false
+            }
+            // An expired entry, or (LIRS) entries a hit demotes out, leave here.
+            return core.lookup(slot, now: now) { departed, _ in slots.release(departed, keys: &keys) }
         }
+
+        @inline(__always)
+        mutating func insert(_ key: Slot, cost: Int, missCost: Int, now: UInt64, keys: inout [KeyRecord]) -> Bool {
+            let record = keys[Int(key)]
+            var entry = NewEntry(slot: record.slot, cost: cost, fingerprint: record.fingerprint, missCost: missCost)
+            if entry.slot == StripeSlots.none { entry.slot = slots.assign(key, keys: &keys) }
+            let stored = core.insert(entry, now: now) { victim, _ in slots.release(victim, keys: &keys) }
+            if !stored { slots.release(entry.slot, keys: &keys) }
+            return stored
+        }
+
+        mutating func remove(_ key: Slot, keys: inout [KeyRecord]) {
+            let slot = keys[Int(key)].slot
+            guard slot != StripeSlots.none else { return }
+            core.remove(slot)
+            slots.release(slot, keys: &keys)
+        }
+
+        mutating func restart(keys: inout [KeyRecord]) {
+            core.restart()
+            slots.releaseAll(keys: &keys)
+        }
+
+        mutating func respond(
+            to reaction: MemoryPressureReaction, now: UInt64, keys: inout [KeyRecord], removed: (Slot) -> Void
+        ) {
+            core.respond(to: reaction, now: now) { slot, _ in removed(slots.release(slot, keys: &keys)) }
+        }
+    }
+}
+
+/// What the tier keeps of one key, together so a request reads one line: the slot
+/// holding it (`StripeSlots.none` while it is not resident), its fingerprint (which a
+/// new entry carries) and its stripe.
+private struct KeyRecord: BitwiseCopyable {
+    var fingerprint: UInt64
+    var slot: Slot
+    var stripe: UInt8
+}
+
+/// One stripe's slots: the key in each, and the free ones, reused last freed first.
+private struct StripeSlots {
+    static let none: Slot = -1
+    private var keyOfSlot: [Slot] = []
+    private var free: [Slot] = []
+
+    /// Gives `key` a slot and notes it in the key's record.
+    @inline(__always)
+    mutating func assign(_ key: Slot, keys: inout [KeyRecord]) -> Slot {
+        let slot: Slot
+        if let reused = free.popLast() {
+            slot = reused
+            keyOfSlot[Int(slot)] = key
+        } else {
+            slot = Slot(keyOfSlot.count)
+            keyOfSlot.append(key)
+        }
+        keys[Int(key)].slot = slot
+        return slot
+    }
+
+    /// Takes `slot` back from the key it held; returns that key.
+    @inline(__always) @discardableResult
+    mutating func release(_ slot: Slot, keys: inout [KeyRecord]) -> Slot {
+        let key = keyOfSlot[Int(slot)]
+        keyOfSlot[Int(slot)] = Self.none
+        keys[Int(key)].slot = Self.none
+        free.append(slot)
+        return key
+    }
+
+    /// Takes every slot back (the policy forgot them all).
+    mutating func releaseAll(keys: inout [KeyRecord]) {
+        for key in keyOfSlot where key != Self.none { keys[Int(key)].slot = Self.none }
+        keyOfSlot.removeAll(keepingCapacity: true)
+        free.removeAll(keepingCapacity: true)
     }
 }
 

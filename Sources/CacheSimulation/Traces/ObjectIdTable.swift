@@ -1,4 +1,4 @@
-import CacheEngine
+@_spi(Simulation) import CacheEngine
 
 /// Interns 64-bit object ids to dense slots, in the order first seen: an open-addressing table
 /// (linear probing, a multiplicative hash), several times quicker than a `Dictionary` on the

@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+@_spi(Simulation) import CacheEngine
 
 /// Reads libCacheSim's `oracleGeneral` binary traces (what `export` writes,
 /// and the format of most public cache traces) as plain simulation traces, so

@@ -1,6 +1,7 @@
 import ImagePipeline
 import Workloads
 import Foundation
+@_spi(Simulation) import CacheEngine
 #if canImport(Glibc)
 import Glibc
 #endif
