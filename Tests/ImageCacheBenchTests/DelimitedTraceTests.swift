@@ -77,6 +77,42 @@ struct DelimitedTraceTests {
         #expect(objects.costs == [1, 1, 1, 1])
     }
 
+    @Test("a key is one key however its number is spelled; numbers read with blanks around them; slots follow first use across the reader's batches")
+    func spellings() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Keys: "7", "007" and "+7" are the number 7; " 7" and "a7" are text. Times and sizes
+        // padded with spaces and tabs, or written as decimals, read as their values.
+        let spellings = ["7", "007", "+7", " 7", "a7", "\"7\"", "18446744073709551615", "18446744073709551616"]
+        var lines = ["time,obj_id,obj_size"]
+        var expectedKeys: [Slot] = [], expectedTimes: [UInt64] = [], expectedSizes: [Int] = []
+        var slotOf: [String: Slot] = [:]
+        // More requests than the reader interns at once, so the order holds across its batches.
+        for index in 0..<10_000 {
+            let spelling = index % 3 == 0 ? spellings[index % spellings.count] : String(index * 7_919 % 2_000)
+            let identity = switch spelling {
+            case "7", "007", "+7", "\"7\"": "7"
+            default: spelling
+            }
+            let slot = slotOf[identity] ?? Slot(slotOf.count)
+            slotOf[identity] = slot
+            expectedKeys.append(slot)
+            let seconds = index / 10
+            let time = index % 5 == 0 ? " \t\(seconds) " : index % 7 == 0 ? "\(seconds).0" : "\(seconds)"
+            let size = index % 11
+            lines.append("\(time),\(spelling),\(index % 4 == 0 ? "  \(size)\t" : "\(size)")")
+            expectedTimes.append(UInt64(seconds) * 1_000_000_000)
+            expectedSizes.append(size)
+        }
+        let trace = try DelimitedTrace.read(try write("spellings.csv", lines.joined(separator: "\n")), format: .libCacheSimCSV)
+        #expect(trace.keys == expectedKeys)
+        #expect(trace.times == expectedTimes)
+        #expect(trace.costs == expectedSizes && trace.sizes == expectedSizes)
+        #expect(trace.keyCount == slotOf.count)
+        #expect(trace.fingerprints[Int(slotOf["7"]!)] == 7 && trace.fingerprints[Int(slotOf["18446744073709551615"]!)] == .max)
+        #expect(trace.fingerprints[Int(slotOf[" 7"]!)] == " 7".cacheFingerprint)
+        #expect(trace.fingerprints[Int(slotOf["18446744073709551616"]!)] == "18446744073709551616".cacheFingerprint)
+    }
+
     @Test("libCacheSim's txt: an object id a line, a second apart, each weighing 1")
     func text() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -21,9 +21,9 @@ public struct ARCPolicy: EvictionPolicy {
     /// The cache's size in the measure (cost or entries).
     private let capacity: Int
     private let measuresCost: Bool
-    private var table = SlotTable()
-    private var recent = SlotList(id: 1)
-    private var frequent = SlotList(id: 2)
+    @usableFromInline var table = SlotTable()
+    @usableFromInline var recent = SlotList(id: 1)
+    @usableFromInline var frequent = SlotList(id: 2)
     private var recentGhosts = GhostList()
     private var frequentGhosts = GhostList()
     private var fingerprints = SlotFingerprints()
@@ -39,11 +39,11 @@ public struct ARCPolicy: EvictionPolicy {
         capacity = measuresCost ? limits.costLimit : limits.countLimit
     }
 
-    public var totalCost: Int { recent.cost + frequent.cost }
-    public var count: Int { recent.count + frequent.count }
+    @inlinable public var totalCost: Int { recent.cost + frequent.cost }
+    @inlinable public var count: Int { recent.count + frequent.count }
 
-    public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
-    public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
     /// Whether the entry in `slot` is in T2 (for tests).
     func isFrequent(_ slot: Slot) -> Bool { table.queue(of: slot) == frequent.id }

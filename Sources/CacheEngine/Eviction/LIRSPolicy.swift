@@ -36,7 +36,7 @@ public struct LIRSPolicy: EvictionPolicy {
 
     private var nodes: [Node] = []
     private var freeNodes: [Int32] = []
-    private var nodeOfSlot: [Int32] = []
+    @usableFromInline var nodeOfSlot: [Int32] = []
     /// Nodes in S whose entry is not resident (no slot), by key fingerprint.
     private var remembered = FingerprintMap()
     private var stack = NodeList()
@@ -62,7 +62,7 @@ public struct LIRSPolicy: EvictionPolicy {
         lirLimit = capacity - hirLimit
     }
 
-    public func contains(_ slot: Slot) -> Bool { Int(slot) < nodeOfSlot.count && nodeOfSlot[Int(slot)] >= 0 }
+    @inlinable public func contains(_ slot: Slot) -> Bool { Int(slot) < nodeOfSlot.count && nodeOfSlot[Int(slot)] >= 0 }
 
     /// Whether the entry in `slot` has LIR status (for tests).
     func isLIR(_ slot: Slot) -> Bool { contains(slot) && nodes[Int(nodeOfSlot[Int(slot)])].isLIR }

@@ -29,10 +29,10 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
     private let protectedShare: QueueShare
     private let decayPeriod: Int
     private var mainHits = 0
-    private var table = SlotTable()
-    private var window = SlotList(id: 1)
-    private var probation = SlotList(id: 2)
-    private var protected = SlotList(id: 3)
+    @usableFromInline var table = SlotTable()
+    @usableFromInline var window = SlotList(id: 1)
+    @usableFromInline var probation = SlotList(id: 2)
+    @usableFromInline var protected = SlotList(id: 3)
     private var frequencies: CountingBloomFilter
     private var fingerprints = SlotFingerprints()
 
@@ -52,13 +52,13 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
         decayPeriod = overflow ? .max : period
     }
 
-    public var totalCost: Int { window.cost + probation.cost + protected.cost }
-    public var count: Int { window.count + probation.count + protected.count }
+    @inlinable public var totalCost: Int { window.cost + probation.cost + protected.cost }
+    @inlinable public var count: Int { window.count + probation.count + protected.count }
     private var mainCost: Int { probation.cost + protected.cost }
     private var mainCount: Int { probation.count + protected.count }
 
-    public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
-    public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
     /// Which part holds the entry in `slot` (for tests): "window", "probation" or "protected".
     func segment(of slot: Slot) -> String? {

@@ -28,9 +28,9 @@ public struct S3FIFOPolicy: EvictionPolicy {
     private let ghostShare: QueueShare
     /// Whether anything has been evicted since the cache was empty.
     private var hasEvicted = false
-    private var table = SlotTable()
-    private var small = SlotList(id: 1)
-    private var main = SlotList(id: 2)
+    @usableFromInline var table = SlotTable()
+    @usableFromInline var small = SlotList(id: 1)
+    @usableFromInline var main = SlotList(id: 2)
     private var ghosts = GhostQueue()
     private var fingerprints = SlotFingerprints()
 
@@ -46,11 +46,11 @@ public struct S3FIFOPolicy: EvictionPolicy {
         ghostShare = limits.share(1 - smallFraction)
     }
 
-    public var totalCost: Int { small.cost + main.cost }
-    public var count: Int { small.count + main.count }
+    @inlinable public var totalCost: Int { small.cost + main.cost }
+    @inlinable public var count: Int { small.count + main.count }
 
-    public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
-    public func prefetch(_ slot: Slot) { table.prefetch(slot, counter: true) }
+    @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot, counter: true) }
 
     /// Whether a key is remembered in the ghost queue (for tests and reports).
     public func isGhost(_ fingerprint: UInt64) -> Bool { ghosts.contains(fingerprint) }

@@ -15,9 +15,9 @@ public struct TwoQPolicy: EvictionPolicy {
     private let inShare: QueueShare
     private let mainShare: QueueShare
     private let ghostShare: QueueShare
-    private var table = SlotTable()
-    private var incoming = SlotList(id: 1)
-    private var main = SlotList(id: 2)
+    @usableFromInline var table = SlotTable()
+    @usableFromInline var incoming = SlotList(id: 1)
+    @usableFromInline var main = SlotList(id: 2)
     private var ghosts = GhostQueue()
     private var fingerprints = SlotFingerprints()
 
@@ -30,11 +30,11 @@ public struct TwoQPolicy: EvictionPolicy {
         ghostShare = limits.share(outFraction)
     }
 
-    public var totalCost: Int { incoming.cost + main.cost }
-    public var count: Int { incoming.count + main.count }
+    @inlinable public var totalCost: Int { incoming.cost + main.cost }
+    @inlinable public var count: Int { incoming.count + main.count }
 
-    public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
-    public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
     /// Whether the entry in `slot` is in Am (for tests).
     func isInMain(_ slot: Slot) -> Bool { table.queue(of: slot) == main.id }

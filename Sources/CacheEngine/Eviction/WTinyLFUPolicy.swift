@@ -23,10 +23,10 @@
 public struct WTinyLFUPolicy: EvictionPolicy {
     public static let name = "W-TinyLFU"
     public let limits: CacheLimits
-    private var table = SlotTable()
-    private var window = SlotList(id: 1)
-    private var probation = SlotList(id: 2)
-    private var protected = SlotList(id: 3)
+    @usableFromInline var table = SlotTable()
+    @usableFromInline var window = SlotList(id: 1)
+    @usableFromInline var probation = SlotList(id: 2)
+    @usableFromInline var protected = SlotList(id: 3)
     private var sketch = FrequencySketch()
     private var fingerprints = SlotFingerprints()
     /// Decides the one-in-128 admissions; seeded, so a run is reproducible.
@@ -43,11 +43,11 @@ public struct WTinyLFUPolicy: EvictionPolicy {
             cost: protectedPart(limits.costLimit, windowShare.cost), count: protectedPart(limits.countLimit, windowShare.count))
     }
 
-    public var totalCost: Int { window.cost + probation.cost + protected.cost }
-    public var count: Int { window.count + probation.count + protected.count }
+    @inlinable public var totalCost: Int { window.cost + probation.cost + protected.cost }
+    @inlinable public var count: Int { window.count + probation.count + protected.count }
 
-    public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
-    public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
+    @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
 
     /// Hits only reorder or count: they never evict.
     public static var hitsCanWait: Bool { true }

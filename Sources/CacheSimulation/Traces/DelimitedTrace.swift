@@ -62,7 +62,7 @@ public struct DelimitedTraceFormat: Sendable, Equatable, CustomStringConvertible
         var named: Set<String> = []
         for item in mapping.split(separator: ",") {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let column = Int(parts[1]), column >= 1, column <= 1_000 else {
+            guard parts.count == 2, let column = Int(parts[1]), column >= 1, column <= DelimitedTrace.mostColumns else {
                 throw .badMapping("\(item) is not name=column (a column is a number from 1)")
             }
             guard used.insert(column).inserted else { throw .badMapping("column \(column) is named twice") }
@@ -139,10 +139,12 @@ public enum DelimitedTrace {
     public static func read(_ path: String, format given: DelimitedTraceFormat, objects: Bool = false,
                             allowsEmpty: Bool = false) throws(TraceError) -> SimulationTrace {
         let lines = try LineReader(path: path)
-        var trace = SimulationTrace()
-        var numericSlots: [UInt64: Slot] = [:]
-        var textSlots: [ByteExactString: Slot] = [:]
-        var requests = 0
+        var columns = Columns(objects: objects)
+        // The current line's fields, in storage kept between lines: a line allocates nothing, and
+        // the line's closure captures no variable (a captured array was checked for exclusive
+        // access at every use). Columns are numbered up to 1,000.
+        let fields = UnsafeMutableBufferPointer<Field>.allocate(capacity: Self.mostColumns)
+        defer { fields.deallocate() }
         var format = given
         var wanted = max(format.key, format.time ?? 0, format.size ?? 0)
         var first = true
@@ -151,7 +153,7 @@ public enum DelimitedTrace {
             if isComment { continue }
             if first, !format.columnsGiven, let delimiter = format.delimiter {
                 let names = try lines.withLine { line throws(TraceError) in
-                    try split(line, delimiter, wanted: 1_000, path: path, line: number).map { $0.text(in: line) }
+                    try split(line, delimiter, wanted: mostColumns, path: path, line: number).map { $0.text(in: line) }
                 }
                 if let placed = try format.placed(byHeader: names, path: path, line: number) {
                     format = placed
@@ -162,11 +164,11 @@ public enum DelimitedTrace {
             }
             let isFirst = first
             first = false
-            let record: Record? = try lines.withLine { [format, wanted] line throws(TraceError) in
-                let fields = try split(line, format.delimiter, wanted: wanted, path: path, line: number)
+            let record: Record? = try lines.withLine { [format, wanted, requests = columns.count] line throws(TraceError) in
+                let found = try split(line, format.delimiter, wanted: wanted, into: fields, path: path, line: number)
                 func field(_ column: Int) throws(TraceError) -> Field {
-                    guard column <= fields.count else {
-                        throw .malformed(file: path, line: number, reason: "\(fields.count) fields, and column \(column) is wanted")
+                    guard column <= found else {
+                        throw .malformed(file: path, line: number, reason: "\(found) fields, and column \(column) is wanted")
                     }
                     return fields[column - 1]
                 }
@@ -183,33 +185,82 @@ public enum DelimitedTrace {
                 guard key.range.count > 0 else {
                     throw .malformedField(file: path, line: number, column: key.range.lowerBound + 1, reason: "the key is empty")
                 }
-                return Record(key: key.text(in: line), time: nanoseconds, size: bytes)
+                if let id = key.wholeNumber(in: line) { return Record(key: .number(id), time: nanoseconds, size: bytes) }
+                // A key that reads as a whole number otherwise ("+7") is that number too.
+                let text = key.text(in: line)
+                return Record(key: UInt64(text).map(Key.number) ?? .text(text), time: nanoseconds, size: bytes)
             }
             guard let record else { continue }
-            let slot: Slot
-            if let id = UInt64(record.key) {
-                if let known = numericSlots[id] { slot = known } else {
-                    slot = trace.addKey(fingerprint: id)
-                    numericSlots[id] = slot
-                }
-            } else if let known = textSlots[ByteExactString(record.key)] {
-                slot = known
-            } else {
-                slot = trace.addKey(fingerprint: record.key.cacheFingerprint)
-                textSlots[ByteExactString(record.key)] = slot
-            }
-            let weight = objects ? 1 : record.size
-            trace.append(key: slot, cost: weight, size: weight, time: record.time)
-            requests += 1
+            columns.append(record)
         }
-        guard requests > 0 || allowsEmpty else {
+        guard columns.count > 0 || allowsEmpty else {
             throw .malformed(file: path, line: lines.number, reason: "no requests (--allow-empty accepts an empty trace)")
         }
-        return trace
+        return columns.trace()
+    }
+
+    /// The trace's columns as `OracleGeneralTrace` builds them (a request's cost and size are one
+    /// weight), keys given slots in the order first seen. Requests wait in `pending` for their
+    /// slots, interned a batch at a time, so the id table's line for a key can be asked for some
+    /// requests before it is needed.
+    private struct Columns {
+        let objects: Bool
+        var fingerprints: [UInt64] = [], keys: [Slot] = [], weights: [Int] = [], times: [UInt64] = []
+        var numericSlots = ObjectIdTable()
+        var textSlots: [ByteExactString: Slot] = [:]
+        var pending: [Record] = []
+        static let batch = 4_096, prefetchDistance = 16
+
+        init(objects: Bool) { self.objects = objects }
+
+        var count: Int { keys.count + pending.count }
+
+        mutating func append(_ record: Record) {
+            pending.append(record)
+            if pending.count == Self.batch { internPending() }
+        }
+
+        mutating func trace() -> SimulationTrace {
+            internPending()
+            var trace = SimulationTrace()
+            trace.load(fingerprints: fingerprints, keys: keys, costs: weights, sizes: weights, times: times)
+            return trace
+        }
+
+        private mutating func internPending() {
+            for index in pending.indices {
+                if index &+ Self.prefetchDistance < pending.count, case .number(let id) = pending[index &+ Self.prefetchDistance].key {
+                    numericSlots.prefetch(id)
+                }
+                let slot: Slot
+                switch pending[index].key {
+                case .number(let id):
+                    let (interned, isNew) = numericSlots.intern(id, next: Slot(fingerprints.count))
+                    if isNew { fingerprints.append(id) }
+                    slot = interned
+                case .text(let text):
+                    if let known = textSlots[ByteExactString(text)] { slot = known } else {
+                        slot = Slot(fingerprints.count)
+                        fingerprints.append(text.cacheFingerprint)
+                        textSlots[ByteExactString(text)] = slot
+                    }
+                }
+                keys.append(slot)
+                weights.append(objects ? 1 : pending[index].size)
+                times.append(pending[index].time)
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private enum Key {
+        /// A whole number: its own fingerprint.
+        case number(UInt64)
+        case text(String)
     }
 
     private struct Record {
-        var key: String
+        var key: Key
         var time: UInt64
         var size: Int
     }
@@ -224,12 +275,30 @@ public enum DelimitedTrace {
             return escaped ? text.replacingOccurrences(of: "\"\"", with: "\"") : text
         }
 
+        /// The field as a whole number when it is ASCII digits only (around them spaces and tabs
+        /// too, when `trimming`) and fits 64 bits; otherwise nil, and the general reading below
+        /// decides. Most fields of a large trace are such numbers: they make no string.
+        @inline(__always)
+        func wholeNumber(in line: UnsafeBufferPointer<UInt8>, trimming: Bool = false) -> UInt64? {
+            guard !escaped else { return nil }
+            var lower = range.lowerBound, upper = range.upperBound
+            if trimming {
+                while lower < upper, line[lower] == 0x20 || line[lower] == 0x09 { lower += 1 }
+                while upper > lower, line[upper - 1] == 0x20 || line[upper - 1] == 0x09 { upper -= 1 }
+            }
+            guard lower < upper else { return nil }
+            return DecimalDigits.value(line, lower..<upper)
+        }
+
         func isNumber(in line: UnsafeBufferPointer<UInt8>) -> Bool {
             Double(text(in: line).trimmingCharacters(in: .whitespaces)) != nil
         }
 
         func time(in line: UnsafeBufferPointer<UInt8>, unit: DelimitedTraceFormat.TimeUnit, path: String, line number: Int)
             throws(TraceError) -> UInt64 {
+            if let whole = wholeNumber(in: line, trimming: true), whole < (1 << 63) / UInt64(unit.nanoseconds) {
+                return whole * UInt64(unit.nanoseconds)
+            }
             let text = text(in: line).trimmingCharacters(in: .whitespaces)
             // Up to 2^63 ns (292 years), so no arithmetic on times downstream can overflow.
             if let whole = UInt64(text), whole < (1 << 63) / UInt64(unit.nanoseconds) { return whole * UInt64(unit.nanoseconds) }
@@ -241,6 +310,7 @@ public enum DelimitedTrace {
         }
 
         func size(in line: UnsafeBufferPointer<UInt8>, path: String, line number: Int) throws(TraceError) -> Int {
+            if let whole = wholeNumber(in: line, trimming: true), whole <= 1 << 40 { return Int(whole) }
             let text = text(in: line).trimmingCharacters(in: .whitespaces)
             guard let bytes = Int(text), bytes >= 0, bytes <= 1 << 40 else {
                 throw .malformedField(file: path, line: number, column: range.lowerBound + 1,
@@ -253,10 +323,33 @@ public enum DelimitedTrace {
     /// The first `wanted` fields of a line (all of it, without a delimiter).
     static func split(_ line: UnsafeBufferPointer<UInt8>, _ delimiter: UInt8?, wanted: Int, path: String, line number: Int)
         throws(TraceError) -> [Field] {
-        guard let delimiter else { return [Field(range: 0..<line.count)] }
-        var fields: [Field] = []
+        let fields = UnsafeMutableBufferPointer<Field>.allocate(capacity: wanted)
+        defer { fields.deallocate() }
+        let found = try split(line, delimiter, wanted: wanted, into: fields, path: path, line: number)
+        return Array(fields[..<found])
+    }
+
+    /// The most columns a trace's mapping or header may place.
+    static let mostColumns = 1_000
+
+    /// Puts the first `wanted` fields of a line (at most `fields.count`) at the start of `fields`;
+    /// returns how many there are.
+    static func split(
+        _ line: UnsafeBufferPointer<UInt8>, _ delimiter: UInt8?, wanted: Int, into fields: UnsafeMutableBufferPointer<Field>,
+        path: String, line number: Int
+    ) throws(TraceError) -> Int {
+        precondition(wanted <= fields.count, "room for the fields wanted")
+        guard let delimiter else {
+            fields[0] = Field(range: 0..<line.count)
+            return 1
+        }
+        var found = 0
+        func add(_ field: Field) {
+            fields[found] = field
+            found += 1
+        }
         var index = 0
-        while fields.count < wanted {
+        while found < wanted {
             if index < line.count, line[index] == UInt8(ascii: "\"") {
                 let start = index + 1
                 var cursor = start, escaped = false
@@ -274,7 +367,7 @@ public enum DelimitedTrace {
                     }
                     cursor += 1
                 }
-                fields.append(Field(range: start..<cursor, escaped: escaped))
+                add(Field(range: start..<cursor, escaped: escaped))
                 index = cursor + 1
                 guard index == line.count || line[index] == delimiter else {
                     throw .malformedField(file: path, line: number, column: index + 1, reason: "text after a quoted field's closing quote")
@@ -282,12 +375,12 @@ public enum DelimitedTrace {
             } else {
                 var end = index
                 while end < line.count, line[end] != delimiter { end += 1 }
-                fields.append(Field(range: index..<end))
+                add(Field(range: index..<end))
                 index = end
             }
             guard index < line.count else { break }
             index += 1  // the delimiter
         }
-        return fields
+        return found
     }
 }

@@ -1,6 +1,7 @@
 @_spi(Simulation) import CacheEngine
 
-/// Interns 64-bit object ids to dense slots, in the order first seen: an open-addressing table
+/// Interns 64-bit object ids to the slots their reader gives them (dense, in the order first
+/// seen, shared with any keys that are not numbers): an open-addressing table
 /// (linear probing, a multiplicative hash), several times quicker than a `Dictionary` on the
 /// millions of lookups of a public trace, and a third of its memory. An id and its slot share
 /// one 16-byte entry, so a lookup touches one cache line, which `prefetch` can ask for early.
@@ -31,9 +32,9 @@ struct ObjectIdTable {
         entries.prefetch(home(of: id))
     }
 
-    /// The slot of `id`, and whether it was new (given the next dense slot).
+    /// The slot of `id`, and whether it was new (given `next`).
     @inline(__always)
-    mutating func intern(_ id: UInt64) -> (slot: Slot, isNew: Bool) {
+    mutating func intern(_ id: UInt64, next: Slot) -> (slot: Slot, isNew: Bool) {
         var index = home(of: id)
         while true {
             let entry = entries[index]
@@ -41,12 +42,11 @@ struct ObjectIdTable {
             if entry.id == id { return (entry.slot, false) }
             index = (index &+ 1) & mask
         }
-        let slot = Slot(count)
-        entries[index] = Entry(id: id, slot: slot)
+        entries[index] = Entry(id: id, slot: next)
         count += 1
         // At most three quarters full: linear probes stay short, and the table stays small.
         if count * 4 > entries.count * 3 { grow() }
-        return (slot, true)
+        return (next, true)
     }
 
     /// Where `id`'s probe starts: the top bits of a multiplicative hash.

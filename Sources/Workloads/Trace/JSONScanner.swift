@@ -97,7 +97,7 @@ struct JSONScanner {
 
     func double(in span: Range<Int>, at path: String) throws(JSONLineError) -> Double {
         try requireNumber(span, at: path)
-        if let small = Self.plainDigits(bytes, span), small <= 1 << 53 { return Double(small) }
+        if let small = DecimalDigits.value(bytes, span), small <= 1 << 53 { return Double(small) }
         guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)), value.isFinite else {
             throw JSONLineError(reason: "wrong type for \"\(path)\": the number is too large")
         }
@@ -310,7 +310,7 @@ struct JSONScanner {
         let negative = bytes[span.lowerBound] == UInt8(ascii: "-")
         let digits = negative ? span.lowerBound + 1..<span.upperBound : span
         let magnitude: UInt64
-        if let plain = Self.plainDigits(bytes, digits) {
+        if let plain = DecimalDigits.value(bytes, digits) {
             magnitude = plain
         } else if let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[digits]), as: UTF8.self)),
                   value == value.rounded(), value <= Double(1 << 53) {
@@ -322,29 +322,6 @@ struct JSONScanner {
             throw JSONLineError(reason: "wrong type for \"\(path)\": \(negative ? "-" : "")\(magnitude) does not fit")
         }
         return make(negative, magnitude)
-    }
-
-    /// The value of a run of decimal digits, or nil if the span holds anything else or
-    /// does not fit 64 bits.
-    private static func plainDigits(_ bytes: UnsafeBufferPointer<UInt8>, _ span: Range<Int>) -> UInt64? {
-        var value: UInt64 = 0
-        if span.count <= 19 {  // cannot overflow
-            for index in span {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                value = value &* 10 &+ UInt64(digit)
-            }
-            return value
-        }
-        for index in span {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = times10.addingReportingOverflow(UInt64(digit))
-            guard !overflow, !carry else { return nil }
-            value = sum
-        }
-        return value
     }
 
     @inline(__always)

@@ -118,15 +118,17 @@ public struct TraceReader {
 public final class LineReader {
     private let file: gzFile
     private let path: String
-    private var buffer: [UInt8] = []
+    // Unchecked: a reader is not Sendable and its lines are read one at a time; the dynamic exclusivity
+    // checks of a class's properties took a tenth of reading a large trace.
+    @exclusivity(unchecked) @usableFromInline var buffer: [UInt8] = []
     /// What one read fills; its bytes are appended to `buffer` in one copy.
-    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    private var start = 0
+    @exclusivity(unchecked) private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    @exclusivity(unchecked) private var start = 0
     /// Where the current line lies in `buffer`.
-    private var current = 0..<0
+    @exclusivity(unchecked) @usableFromInline var current = 0..<0
     /// The number of the current line, from 1.
-    public private(set) var number = 0
-    private var atEnd = false
+    @exclusivity(unchecked) public private(set) var number = 0
+    @exclusivity(unchecked) private var atEnd = false
     /// Far beyond any event (they take a few hundred bytes), and it keeps a file without
     /// line ends from filling memory.
     static let maximumLineBytes = 16 << 20
@@ -176,7 +178,9 @@ public final class LineReader {
         }
     }
 
-    /// The current line's bytes, without its line end.
+    /// The current line's bytes, without its line end. Inlinable: called once a line, with a
+    /// closure the caller's module can then inline.
+    @inlinable
     public func withLine<Result, Failure>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
         var line = current
         if line.count > 0, buffer[line.upperBound - 1] == UInt8(ascii: "\r") { line = line.lowerBound..<line.upperBound - 1 }
