@@ -55,7 +55,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         }
         memoryTier = StripedMemory(
             first: policy, kind: configuration.policy, limits: configuration.limits, stripes: configuration.stripes,
-            fingerprints: trace.fingerprints, timeToLive: configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) },
+            fingerprints: trace.fingerprints, cheapestCost: trace.costs.min() ?? 1, timeToLive: configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) },
             tracksLastUse: trimsIdle)
         disk = configuration.disk.map {
             DiskIndexModel(byteLimit: $0.byteLimit, countLimit: $0.countLimit, lowWaterFraction: $0.lowWaterFraction)

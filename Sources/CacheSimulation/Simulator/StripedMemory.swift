@@ -18,12 +18,20 @@ struct StripedMemory<Policy: EvictionPolicy> {
     /// Per key, what a request needs of it on one line: its slot, fingerprint and stripe.
     private var keys: [KeyRecord]
 
-    /// - Parameter first: stripe 0's policy, built for its limits.
+    /// - Parameters:
+    ///   - first: stripe 0's policy, built for its limits.
+    ///   - cheapestCost: the least any request costs, so each stripe can reserve room for the
+    ///     most entries it can hold at once (a run then allocates nothing per slot).
     init(
         first: Policy, kind: EvictionPolicyKind, limits: CacheLimits, stripes: CacheStripes,
-        fingerprints: [UInt64], timeToLive: UInt64?, tracksLastUse: Bool
+        fingerprints: [UInt64], cheapestCost: Int, timeToLive: UInt64?, tracksLastUse: Bool
     ) {
-        self.first = Stripe(core: CacheCore(policy: first, timeToLive: timeToLive, tracksLastUse: tracksLastUse))
+        func stripe(_ index: Int, _ policy: Policy) -> Stripe {
+            let stripeLimits = stripes.limits(ofStripe: index, in: limits)
+            let most = min(fingerprints.count, stripeLimits.countLimit, stripeLimits.costLimit / max(cheapestCost, 1))
+            return Stripe(core: CacheCore(policy: policy, timeToLive: timeToLive, tracksLastUse: tracksLastUse), reserving: most)
+        }
+        self.first = stripe(0, first)
         // Read at random, once per request: see `inHugePages`.
         keys = .inHugePages(count: fingerprints.count, filledWith: KeyRecord(fingerprint: 0, slot: StripeSlots.none, stripe: 0))
         for (key, fingerprint) in fingerprints.enumerated() {
@@ -31,9 +39,8 @@ struct StripedMemory<Policy: EvictionPolicy> {
             keys[key].stripe = UInt8(stripes.stripe(of: fingerprint))
         }
         guard stripes.count > 1 else { return }
-        others = (1..<stripes.count).map { stripe in
-            let policy = kind.withPolicy(limits: stripes.limits(ofStripe: stripe, in: limits), PolicyOfType<Policy>())
-            return Stripe(core: CacheCore(policy: policy, timeToLive: timeToLive, tracksLastUse: tracksLastUse))
+        others = (1..<stripes.count).map { index in
+            stripe(index, kind.withPolicy(limits: stripes.limits(ofStripe: index, in: limits), PolicyOfType<Policy>()))
         }
     }
 
@@ -102,6 +109,11 @@ struct StripedMemory<Policy: EvictionPolicy> {
         var core: CacheCore<Policy>
         var slots = StripeSlots()
 
+        init(core: CacheCore<Policy>, reserving entries: Int) {
+            self.core = core
+            slots.reserve(entries)
+        }
+
         @inline(__always)
         mutating func lookup(_ key: Slot, now: UInt64, keys: inout [KeyRecord]) -> Bool {
             let slot = keys[Int(key)].slot
@@ -157,6 +169,12 @@ private struct StripeSlots {
     static let none: Slot = -1
     private var keyOfSlot: [Slot] = []
     private var free: [Slot] = []
+
+    /// Room for `entries` slots (and a few free at once) before anything grows.
+    mutating func reserve(_ entries: Int) {
+        keyOfSlot.reserveCapacity(entries + 1)
+        free.reserveCapacity(min(entries + 1, 64))
+    }
 
     /// Gives `key` a slot and notes it in the key's record.
     @inline(__always)
