@@ -113,6 +113,19 @@ struct DelimitedTraceTests {
         #expect(trace.fingerprints[Int(slotOf["18446744073709551616"]!)] == "18446744073709551616".cacheFingerprint)
     }
 
+    @Test("a plain CSV's columns are sized from the file's bytes once a batch is read, not doubled as they fill")
+    func columnsSizedFromTheFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let requests = 10_000
+        let lines = ["time,obj_id,obj_size"] + (0..<requests).map { "\($0 / 100),\($0 * 7_919 % 3_000),\(100 + $0 % 900)" }
+        let trace = try DelimitedTrace.read(try write("sized.csv", lines.joined(separator: "\n")), format: .libCacheSimCSV)
+        #expect(trace.count == requests)
+        // Doubling would leave 16,384 places; the estimate allows a tenth over, and malloc rounds up.
+        for capacity in [trace.keys.capacity, trace.costs.capacity, trace.times.capacity] {
+            #expect(capacity >= requests && capacity <= requests * 5 / 4, "capacity \(capacity)")
+        }
+    }
+
     @Test("libCacheSim's txt: an object id a line, a second apart, each weighing 1")
     func text() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
