@@ -19,6 +19,45 @@ struct PolicyInvariantTests {
         let failures = kind.withPolicy(limits: limits, RandomOperations(seed: 7, operations: 4_000, keys: 400, maxCost: 4))
         #expect(failures.isEmpty, "\(failures.prefix(5))")
     }
+
+    @Test("the simulator's look-ahead hints (prefetch of a slot, or of an absent key's fingerprint) change no decision",
+          arguments: EvictionPolicyKind.allCases)
+    func hintsChangeNothing(_ kind: EvictionPolicyKind) {
+        let limits = CacheLimits(costLimit: 2_000, countLimit: 60, maxEntryFraction: 0.2)
+        let hinted = kind.withPolicy(limits: limits, Decisions(seed: 5, hinted: true))
+        let plain = kind.withPolicy(limits: limits, Decisions(seed: 5, hinted: false))
+        #expect(hinted.count == 20_000 && hinted == plain)
+    }
+}
+
+/// The decisions of a run of lookups and inserts, with or without each request's hint first:
+/// per request, whether it hit and the slots it evicted.
+private struct Decisions: EvictionPolicyVisitor {
+    let seed: UInt64
+    let hinted: Bool
+
+    func visit<Policy: EvictionPolicy>(_ policy: Policy) -> [[Slot]] {
+        var core = CacheCore(policy: policy)
+        var generator = SplitMix64(seed: seed)
+        var decisions: [[Slot]] = []
+        for step in 0..<20_000 {
+            let slot = Slot(generator.next() % 200)
+            let fingerprint = Int(slot).cacheFingerprint
+            if hinted {
+                if core.contains(slot) { core.prefetch(slot) } else { core.prefetch(absent: fingerprint) }
+            }
+            var outcome: [Slot] = []
+            let now = UInt64(step) * 1_000_000
+            if core.lookup(slot, now: now, removed: { victim, _ in outcome.append(victim) }) {
+                outcome.append(-1)  // a hit
+            } else {
+                let entry = NewEntry(slot: slot, cost: Int(1 + generator.next() % 80), fingerprint: fingerprint, missCost: 1)
+                _ = core.insert(entry, now: now) { victim, _ in outcome.append(victim) }
+            }
+            decisions.append(outcome)
+        }
+        return decisions
+    }
 }
 
 /// Random inserts, lookups, removals, trims and pressure reactions on a

@@ -44,6 +44,10 @@
     @inlinable @inline(__always)
     public mutating func prefetch(_ slot: Slot) { storedPolicy.prefetch(slot) }
 
+    /// A hint that a key holding no slot is about to be looked up (`EvictionPolicy.prefetch(absent:)`).
+    @inlinable @inline(__always)
+    public mutating func prefetch(absent fingerprint: UInt64) { storedPolicy.prefetch(absent: fingerprint) }
+
     /// Looks `slot` up; a hit refreshes it. An expired entry is removed, reported
     /// to `removed`, and counts as a miss.
     @inlinable @inline(__always)

@@ -44,6 +44,11 @@ public struct ARCPolicy: EvictionPolicy {
 
     @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
     @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    /// A new key is looked for in both ghost lists.
+    public mutating func prefetch(absent fingerprint: UInt64) {
+        recentGhosts.prefetch(fingerprint)
+        frequentGhosts.prefetch(fingerprint)
+    }
 
     /// Whether the entry in `slot` is in T2 (for tests).
     func isFrequent(_ slot: Slot) -> Bool { table.queue(of: slot) == frequent.id }

@@ -128,6 +128,10 @@ public protocol EvictionPolicy {
     /// nothing; the simulator calls it a few requests ahead, since it knows the
     /// trace. The default does nothing.
     func prefetch(_ slot: Slot)
+    /// The same hint for a key that holds no slot (a miss is coming): a policy that remembers
+    /// evicted keys by fingerprint (ghosts) starts loading where it will look. Mutating only so
+    /// the policy is passed where it lies rather than copied. The default does nothing.
+    mutating func prefetch(absent fingerprint: UInt64)
     /// Whether a hit's `recordHit` may wait, to be applied later with other threads'
     /// hits: true for a policy whose hits never evict or remove anything (they only
     /// reorder or count). The live cache then takes no lock for a hit; a policy that
@@ -142,6 +146,7 @@ public protocol EvictionPolicy {
 
 extension EvictionPolicy {
     public func prefetch(_ slot: Slot) {}
+    public mutating func prefetch(absent fingerprint: UInt64) {}
     public static var hitsCanWait: Bool { false }
     public static var hitsAreMarks: Bool { false }
 

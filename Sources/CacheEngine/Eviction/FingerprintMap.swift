@@ -45,6 +45,9 @@ struct FingerprintMap {
 
     func contains(_ fingerprint: UInt64) -> Bool { position(of: fingerprint).found }
 
+    /// Starts loading the bucket where a probe for `fingerprint` begins.
+    func prefetch(_ fingerprint: UInt64) { buckets.prefetchElement(home(of: fingerprint)) }
+
     /// The value stored under `fingerprint`; setting nil removes it. Values must not be `Int.min`.
     subscript(fingerprint: UInt64) -> Int? {
         get {

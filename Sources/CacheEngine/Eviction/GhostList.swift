@@ -15,6 +15,9 @@ struct GhostList {
 
     var isEmpty: Bool { oldest < 0 }
 
+    /// Starts loading where a lookup of `fingerprint` begins.
+    func prefetch(_ fingerprint: UInt64) { index.prefetch(fingerprint) }
+
     /// Remembers a key as the newest; a key already remembered moves there.
     mutating func push(_ fingerprint: UInt64, size entrySize: Int) {
         let node: Int32

@@ -15,6 +15,9 @@ struct GhostQueue {
 
     func contains(_ fingerprint: UInt64) -> Bool { index.contains(fingerprint) }
 
+    /// Starts loading where a lookup of `fingerprint` begins.
+    func prefetch(_ fingerprint: UInt64) { index.prefetch(fingerprint) }
+
     /// Adds a ghost and drops the oldest while the ghosts exceed `capacity`.
     mutating func append(_ fingerprint: UInt64, cost: Int, capacity: QueueShare) {
         // One probe of the index: a ghost already there gives up its older place.

@@ -63,6 +63,8 @@ public struct LIRSPolicy: EvictionPolicy {
     }
 
     @inlinable public func contains(_ slot: Slot) -> Bool { Int(slot) < nodeOfSlot.count && nodeOfSlot[Int(slot)] >= 0 }
+    /// A new key is looked for among S's non-resident entries.
+    public mutating func prefetch(absent fingerprint: UInt64) { remembered.prefetch(fingerprint) }
 
     /// Whether the entry in `slot` has LIR status (for tests).
     func isLIR(_ slot: Slot) -> Bool { contains(slot) && nodes[Int(nodeOfSlot[Int(slot)])].isLIR }

@@ -51,6 +51,8 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
     @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot, counter: true) }
+    /// A new key is looked for among the ghosts.
+    public mutating func prefetch(absent fingerprint: UInt64) { ghosts.prefetch(fingerprint) }
 
     /// Whether a key is remembered in the ghost queue (for tests and reports).
     public func isGhost(_ fingerprint: UInt64) -> Bool { ghosts.contains(fingerprint) }

@@ -35,6 +35,8 @@ public struct TwoQPolicy: EvictionPolicy {
 
     @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
     @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    /// A new key is looked for among the ghosts.
+    public mutating func prefetch(absent fingerprint: UInt64) { ghosts.prefetch(fingerprint) }
 
     /// Whether the entry in `slot` is in Am (for tests).
     func isInMain(_ slot: Slot) -> Bool { table.queue(of: slot) == main.id }

@@ -61,13 +61,18 @@ struct StripedMemory<Policy: EvictionPolicy> {
     mutating func prefetch(_ key: Slot) { keys.prefetch(Int(key)) }
 
     /// A second hint, nearer the request, once the record has arrived: the policy's
-    /// metadata for the key's slot.
+    /// metadata for the key's slot or, for a key with none, where the policy remembers it.
     @inline(__always)
     mutating func prefetchEntry(_ key: Slot) {
-        let slot = keys[Int(key)].slot
-        guard slot != StripeSlots.none else { return }
+        let record = keys[Int(key)]
         let stripe = stripe(of: key)
-        if stripe == 0 { first.core.prefetch(slot) } else { others[stripe - 1].core.prefetch(slot) }
+        if record.slot != StripeSlots.none {
+            if stripe == 0 { first.core.prefetch(record.slot) } else { others[stripe - 1].core.prefetch(record.slot) }
+        } else if stripe == 0 {
+            first.core.prefetch(absent: record.fingerprint)
+        } else {
+            others[stripe - 1].core.prefetch(absent: record.fingerprint)
+        }
     }
 
     @inline(__always)
