@@ -150,6 +150,18 @@ struct DelimitedTraceTests {
         }
     }
 
+    @Test("a format built in code with a column 0 or past the mapping's range is a typed error at file:line, not a crash")
+    func columnsOutsideTheMapping() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try write("codeformat.csv", "1,5,100\n2,6,10\n")
+        for key in [0, 2_000] {
+            let format = DelimitedTraceFormat(delimiter: UInt8(ascii: ","), key: key, time: 1, size: 3)
+            #expect { try DelimitedTrace.read(path, format: format) } throws: { error in
+                "\(error)".hasPrefix(path + ":1:") && "\(error)".contains("column \(key)")
+            }
+        }
+    }
+
     @Test("column mappings are checked", arguments: ["time=1,size=2", "key=0", "key=1,time=1", "key=1,when=2", "key"])
     func mappings(_ mapping: String) {
         #expect(throws: DelimitedTraceError.self) { try DelimitedTraceFormat.libCacheSimCSV.with(columns: mapping) }

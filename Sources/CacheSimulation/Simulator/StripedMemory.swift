@@ -26,12 +26,13 @@ struct StripedMemory<Policy: EvictionPolicy> {
         first: Policy, kind: EvictionPolicyKind, limits: CacheLimits, stripes: CacheStripes,
         fingerprints: [UInt64], cheapestCost: Int, timeToLive: UInt64?, tracksLastUse: Bool
     ) {
-        func stripe(_ index: Int, _ policy: Policy) -> Stripe {
+        func stripe(_ index: Int) -> Stripe {
             let stripeLimits = stripes.limits(ofStripe: index, in: limits)
+            let policy = index == 0 ? first : kind.withPolicy(limits: stripeLimits, PolicyOfType<Policy>())
             let most = min(fingerprints.count, stripeLimits.countLimit, stripeLimits.costLimit / max(cheapestCost, 1))
             return Stripe(core: CacheCore(policy: policy, timeToLive: timeToLive, tracksLastUse: tracksLastUse), reserving: most)
         }
-        self.first = stripe(0, first)
+        self.first = stripe(0)
         // Read at random, once per request: see `inHugePages`.
         keys = .inHugePages(count: fingerprints.count, filledWith: KeyRecord(fingerprint: 0, slot: StripeSlots.none, stripe: 0))
         for (key, fingerprint) in fingerprints.enumerated() {
@@ -39,9 +40,7 @@ struct StripedMemory<Policy: EvictionPolicy> {
             keys[key].stripe = UInt8(stripes.stripe(of: fingerprint))
         }
         guard stripes.count > 1 else { return }
-        others = (1..<stripes.count).map { index in
-            stripe(index, kind.withPolicy(limits: stripes.limits(ofStripe: index, in: limits), PolicyOfType<Policy>()))
-        }
+        others = (1..<stripes.count).map(stripe)
     }
 
     /// Inlined: a call would pass this large struct by a copy, every insert.
@@ -50,8 +49,7 @@ struct StripedMemory<Policy: EvictionPolicy> {
     }
     var statistics: CacheStatistics { others.reduce(first.core.statistics) { $0 + $1.core.statistics } }
 
-    /// The stripe `key` falls in, 0 for `first`. (Methods are called on the stripe in
-    /// place rather than through a closure: a closure left the core's code unspecialised.)
+    /// The stripe `key` falls in, 0 for `first`.
     @inline(__always)
     private func stripe(of key: Slot) -> Int { others.isEmpty ? 0 : Int(keys[Int(key)].stripe) }
 

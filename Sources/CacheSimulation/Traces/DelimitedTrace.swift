@@ -147,8 +147,9 @@ public enum DelimitedTrace {
         var sampledBytes = 0
         // The current line's fields, in storage kept between lines: a line allocates nothing, and
         // the line's closure captures no variable (a captured array was checked for exclusive
-        // access at every use). Columns are numbered up to 1,000.
-        let fields = UnsafeMutableBufferPointer<Field>.allocate(capacity: Self.mostColumns)
+        // access at every use). A mapping or header places columns up to `mostColumns`; a format
+        // built in code may name more.
+        let fields = UnsafeMutableBufferPointer<Field>.allocate(capacity: max(Self.mostColumns, given.key, given.time ?? 0, given.size ?? 0))
         defer { fields.deallocate() }
         var format = given
         var wanted = max(format.key, format.time ?? 0, format.size ?? 0)
@@ -172,6 +173,9 @@ public enum DelimitedTrace {
             let record: Record? = try lines.withLine { [format, wanted, requests = columns.count] line throws(TraceError) in
                 let found = try split(line, format.delimiter, wanted: wanted, into: fields, path: path, line: number)
                 func field(_ column: Int) throws(TraceError) -> Field {
+                    guard column >= 1 else {
+                        throw .malformed(file: path, line: number, reason: "column \(column) is wanted; columns are numbered from 1")
+                    }
                     guard column <= found else {
                         throw .malformed(file: path, line: number, reason: "\(found) fields, and column \(column) is wanted")
                     }
