@@ -99,10 +99,13 @@ struct WorkloadOptions: ParsableArguments {
 
     /// Recorded traces; binary `.icbt` simulation traces (keys already interned) and
     /// libCacheSim `.oracleGeneral` traces as they are.
-    func loadInputs(progress: ProgressLine = ProgressLine()) throws -> [SimulationMatrix.Input] {
+    /// With `streaming`, csv, tsv, txt and oracleGeneral traces are simulated as they are read
+    /// (`PlainTraceStream`), for a run that needs no whole trace.
+    func loadInputs(progress: ProgressLine = ProgressLine(), streaming: Bool = false) throws -> [SimulationMatrix.Input] {
         let paths = try readablePaths()
         return try paths.map { path in
             progress.update("reading \(path)")
+            if streaming, let stream = try plainStream(path) { return .streamed(stream) }
             if let plain = try plainTrace(path) { return .plain(name: URL(fileURLWithPath: path).lastPathComponent, plain) }
             let workload = try priced(RecordedWorkload.load(path: path, allowsEmpty: allowEmpty), path: path)
             return .recorded(requests.map { workload.prefix($0) } ?? workload)
@@ -119,6 +122,22 @@ struct WorkloadOptions: ParsableArguments {
         }
         if traceFormat == .icbt || (traceFormat == nil && SimulationTraceFile.isBinaryTrace(path)) {
             return try SimulationTraceFile.read(path)
+        }
+        return nil
+    }
+
+    /// The trace at `path` read on a thread of its own while it is simulated, when it is a csv,
+    /// tsv, txt or oracleGeneral one; nil otherwise (`.icbt` traces are read whole: their keys
+    /// come interned).
+    func plainStream(_ path: String) throws -> PlainTraceStream? {
+        let name = URL(fileURLWithPath: path).lastPathComponent, objects = objects, allowsEmpty = allowEmpty
+        if let format = try delimitedFormat(of: path) {
+            return PlainTraceStream(name: name) { publish in
+                try DelimitedTrace.stream(path, format: format, objects: objects, allowsEmpty: allowsEmpty, publish: publish)
+            }
+        }
+        if traceFormat == .oracleGeneral || (traceFormat == nil && OracleGeneralTrace.isOracleGeneral(path)) {
+            return PlainTraceStream(name: name) { publish in try OracleGeneralTrace.stream(path, objects: objects, publish: publish) }
         }
         return nil
     }

@@ -38,7 +38,13 @@ struct SimulateCommand: ParsableCommand {
         if observedOrder != nil, libcachesim {
             throw ValidationError("--observed-order runs a recorded trace; --libcachesim's plain requests have no decisions to order")
         }
-        let inputs = try libcachesim ? libCacheSimInputs(strategies: matrix.strategies) : workloads.loadInputs()
+        // A plain trace is simulated while it is read when the run needs nothing of it whole: no
+        // offline bounds, no size that is a share of its footprint, no observed order or device.
+        let relative = matrix.memorySizes.contains { if case .fraction = $0 { true } else { false } }
+            || matrix.diskSizes.contains { if case .fraction? = $0 { true } else { false } }
+        let streaming = noBounds && !relative && observedOrder == nil && matrix.device == nil
+        let inputs = try libcachesim
+            ? libCacheSimInputs(strategies: matrix.strategies, streaming: streaming) : workloads.loadInputs(streaming: streaming)
         if let observedOrder {
             guard inputs.count == 1, case .recorded(let workload) = inputs[0] else {
                 throw ValidationError("--observed-order belongs to one replayed recorded trace; give that one trace")
@@ -67,6 +73,8 @@ struct SimulateCommand: ParsableCommand {
         }
         let start = ContinuousClock.now
         results.simulations = matrix.run(inputs)
+        // A stream that could not be read to its end leaves rows that cover part of it: none stand.
+        for case .streamed(let stream) in inputs { try stream.finished() }
         let seconds = (ContinuousClock.now - start).milliseconds / 1000
         let requests = results.simulations.reduce(0) { $0 + $1.result.requests }
         let summary = String(
@@ -82,7 +90,8 @@ struct SimulateCommand: ParsableCommand {
     }
 
     /// Each recorded trace as the oracleGeneral file `export` would write; libCacheSim traces as they are.
-    private func libCacheSimInputs(strategies: [CacheKeyStrategy]) throws -> [SimulationMatrix.Input] {
+    /// A trace exported here is read whole, before its folder goes; a given one streams with `streaming`.
+    private func libCacheSimInputs(strategies: [CacheKeyStrategy], streaming: Bool) throws -> [SimulationMatrix.Input] {
         guard strategies.count == 1 else { throw ValidationError("--libcachesim names objects by one key strategy; give one with --keys") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("icb-libcachesim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -101,7 +110,7 @@ struct SimulateCommand: ParsableCommand {
         }
         var plain = workloads
         plain.traces = exported
-        return try plain.loadInputs()
+        return try plain.loadInputs(streaming: streaming && exported == paths)
     }
 }
 

@@ -186,6 +186,10 @@ struct DelimitedTraceTests {
         let curve = try BenchCommandsTests.json(sweep).sweeps.filter { $0.policy == "lru" }.sorted { $0.memoryBytes < $1.memoryBytes }
         // 150 B holds no 100 B object (an entry may take a tenth of memory); 1,000 B and more: both reuses of "1" hit.
         #expect(curve.map(\.hitRatio) == [0, 0.4, 0.4])
+        // Without bounds the file is simulated as it is read: a bad line still refuses the run, at file:line, with no figures.
+        let bad = try write("bad.csv", "time,obj_id,obj_size\n0,1,100\n1,2,100\n2,1,lots\n")
+        let broken = try await BenchProcess.run(["simulate", bad] + options)
+        #expect(broken.status != 0 && broken.stderr.contains("bad.csv:4:") && !broken.stdout.contains("\"simulations\""), "\(broken.stderr)")
         let refused = try await BenchProcess.run(["keys", csv, "--no-files"])
         #expect(refused.status != 0 && refused.stderr.contains("this command reads recorded traces"))
     }

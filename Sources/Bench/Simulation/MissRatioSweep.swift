@@ -58,6 +58,7 @@ public enum MissRatioSweep {
             switch input {
             case .recorded(let workload): footprints[workload.name] = workload.simulationTrace(strategy: strategy).memoryFootprint
             case .plain(let name, let trace): footprints[name] = trace.memoryFootprint
+            case .streamed(let stream): preconditionFailure("a sweep's sizes are shares of whole traces; \(stream.name) is a stream")
             }
         }
         var points: [SweepPoint] = []

@@ -31,6 +31,7 @@ extension MissRatioSweep {
             let (name, keyStrategy, full): (String, String, SimulationTrace) = switch input {
             case .recorded(let workload): (workload.name, strategy.description, workload.simulationTrace(strategy: strategy))
             case .plain(let name, let trace): (name, "interned", trace)
+            case .streamed(let stream): preconditionFailure("a sampled sweep reads whole traces; \(stream.name) is a stream")
             }
             let footprint = full.memoryFootprint
             let sample = SpatialSample(full, rate: rate)

@@ -37,16 +37,28 @@ public struct SimulationMatrix: Sendable {
         run(workloads.map { .recorded($0) }, progress: progress)
     }
 
-    /// What a matrix runs on: a recorded workload (keyed by each strategy) or a
-    /// plain trace whose keys are already interned (a binary `.icbt` file).
+    /// What a matrix runs on: a recorded workload (keyed by each strategy), a
+    /// plain trace whose keys are already interned (a binary `.icbt` file), or a plain
+    /// trace simulated while it is read. A stream is read once, by the one run it serves:
+    /// its sizes must be absolute (a share of a footprint needs the whole trace first), it
+    /// gets no offline bounds, and its `finished()` says whether the rows stand.
     public enum Input: Sendable {
         case recorded(RecordedWorkload)
         case plain(name: String, SimulationTrace)
+        case streamed(PlainTraceStream)
 
         public var name: String {
             switch self {
             case .recorded(let workload): workload.name
             case .plain(let name, _): name
+            case .streamed(let stream): stream.name
+            }
+        }
+
+        var isPlain: Bool {
+            switch self {
+            case .recorded: false
+            case .plain, .streamed: true
             }
         }
     }
@@ -54,7 +66,7 @@ public struct SimulationMatrix: Sendable {
     /// How many units a shard of this matrix divides: one per (trace, key strategy, memory size).
     public func unitCount(_ inputs: [Input]) -> Int {
         inputs.reduce(0) { total, input in
-            if case .plain = input { total + memorySizes.count } else { total + strategies.count * memorySizes.count }
+            input.isPlain ? total + memorySizes.count : total + strategies.count * memorySizes.count
         }
     }
 
@@ -63,7 +75,7 @@ public struct SimulationMatrix: Sendable {
             let trace: Int, strategy: Int, memory: Int, disk: Int, policy: Int, reaction: Int
         }
         // Units in the order rows come out: (trace, strategy, memory size); a shard takes a contiguous range.
-        let strategyCounts = inputs.map { if case .plain = $0 { 1 } else { strategies.count } }
+        let strategyCounts = inputs.map { $0.isPlain ? 1 : strategies.count }
         var groups: [Cell] = []
         for trace in inputs.indices {
             for strategy in 0..<strategyCounts[trace] {
@@ -81,6 +93,7 @@ public struct SimulationMatrix: Sendable {
             case .recorded(let workload):
                 strategies.indices.map { needed[index][$0] ? (strategies[$0].description, workload.simulationTrace(strategy: strategies[$0])) : ("", SimulationTrace()) }
             case .plain(_, let trace): [("interned", trace)]
+            case .streamed: [("interned", SimulationTrace())]
             }
         }
         var cells: [Cell] = []
@@ -96,12 +109,20 @@ public struct SimulationMatrix: Sendable {
         // Footprints are another pass over each trace: only when a size is a share of one.
         let relativeMemory = memorySizes.contains { if case .fraction = $0 { true } else { false } }
         let relativeDisk = diskSizes.contains { if case .fraction = $0 { true } else { false } }
+        precondition(
+            !(relativeMemory || relativeDisk) || !inputs.contains { if case .streamed = $0 { true } else { false } },
+            "a streamed trace has no footprint until it is read: give it absolute sizes")
         let footprints = traces.indices.map { index in
             traces[index].indices.map { strategy in
                 let trace = traces[index][strategy].trace, used = needed[index][strategy]
                 return (memory: relativeMemory && used ? trace.memoryFootprint : 0, disk: relativeDisk && used ? trace.diskFootprint : 0)
             }
         }
+        // Every run of a stream starts at its first chunk, taken before any run goes on.
+        let cursors = Locked(inputs.indices.map { index -> [PlainTraceStream.Cursor] in
+            guard case .streamed(let stream) = inputs[index] else { return [] }
+            return stream.cursors(cells.count { $0.trace == index })
+        })
         let rows = ParallelMap.run(cells, progress: progress, label: "simulate") { cell -> SimulationRow in
             let (strategy, trace) = traces[cell.trace][cell.strategy]
             let footprint = footprints[cell.trace][cell.strategy]
@@ -113,8 +134,13 @@ public struct SimulationMatrix: Sendable {
                 disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations,
                 inFlight: inFlight, stripes: stripes, device: device)
             let start = ContinuousClock.now
-            let result = observedOrder.map { CacheSimulator.answers(trace, configuration, observed: $0).result }
-                ?? CacheSimulator.run(trace, configuration)
+            let result: SimulationResult
+            if case .streamed = inputs[cell.trace] {
+                result = CacheSimulator.run(cursors.withLock { $0[cell.trace].removeLast() }, configuration)
+            } else {
+                result = observedOrder.map { CacheSimulator.answers(trace, configuration, observed: $0).result }
+                    ?? CacheSimulator.run(trace, configuration)
+            }
             return SimulationRow(
                 trace: inputs[cell.trace].name, keyStrategy: strategy,
                 memoryBytes: memoryBytes, diskBytes: diskBytes, reaction: reactions[cell.reaction].description,
@@ -127,12 +153,13 @@ public struct SimulationMatrix: Sendable {
         let scoped = traces.indices.map { index in
             traces[index].indices.map { needed[index][$0] ? traces[index][$0].trace.scopedToLaunches() : SimulationTrace() }
         }
-        let found = ParallelMap.run(owned, progress: progress, label: "bounds") { cell -> OfflineBoundsRow in
+        let bounded = owned.filter { if case .streamed = inputs[$0.trace] { false } else { true } }
+        let found = ParallelMap.run(bounded, progress: progress, label: "bounds") { cell -> OfflineBoundsRow in
             let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprints[cell.trace][cell.strategy].memory)
             return OfflineBoundsRow(trace: scoped[cell.trace][cell.strategy], limits: CacheLimits(costLimit: memoryBytes, maxEntryFraction: maxEntryFraction))
         }
         var boundsByCell: [String: OfflineBoundsRow] = [:]
-        for (cell, bound) in zip(owned, found) {
+        for (cell, bound) in zip(bounded, found) {
             boundsByCell["\(cell.trace) \(cell.strategy) \(cell.memory)"] = bound
         }
         return zip(cells, rows).map { cell, row in

@@ -135,6 +135,18 @@ public enum CacheSimulator {
         configuration.policy.withPolicy(limits: configuration.firstStripeLimits, PolicyLoop(trace: trace, configuration: configuration, recordsAnswers: false)).result
     }
 
+    /// Runs a plain trace as it streams in (`PlainTraceStream`), one chunk after another
+    /// through the same state and steps as `run(_:_:)` on the whole trace, so the figures are
+    /// the same. Call the stream's `finished()` before trusting them: a stream that failed ends
+    /// early.
+    public static func run(_ cursor: consuming PlainTraceStream.Cursor, _ configuration: SimulationConfiguration) -> SimulationResult {
+        // Boxed: the loop takes the cursor out, so nothing else holds the chunks it has passed.
+        let rest = CursorBox(consume cursor)
+        guard let first = rest.cursor?.next() else { return run(SimulationTrace(), configuration) }
+        return configuration.policy.withPolicy(
+            limits: configuration.firstStripeLimits, StreamLoop(first: first, rest: rest, configuration: configuration))
+    }
+
     /// Runs a detailed trace and also says where each request was answered:
     /// what a live replay is compared with, request by request.
     public static func answers(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> Answered {
@@ -181,16 +193,7 @@ public enum CacheSimulator {
                                     state.detailedRequest(index, key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
                                 }
                             } else {
-                                // A key's line is usually far from the last one's: ask for where it is
-                                // `prefetchDistance` requests early and, once that has arrived, for its
-                                // policy metadata, so the loading overlaps the work between.
-                                let last = keys.count - 1
-                                for index in 0..<keys.count {
-                                    state.prefetch(keys[min(index &+ Self.prefetchDistance, last)])
-                                    state.prefetchEntry(keys[min(index &+ Self.entryPrefetchDistance, last)])
-                                    state.beforeRequest(index, now: times[index])
-                                    state.plainRequest(key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
-                                }
+                                Self.plainRequests(&state, keys: keys, costs: costs, sizes: sizes, times: times, from: 0)
                             }
                         }
                     }
@@ -198,6 +201,58 @@ public enum CacheSimulator {
             }
             state.landAll()
             return Answered(result: state.finish(), answers: state.answers, sharedDownloads: state.sharedDownloads)
+        }
+
+        /// The plain requests of a trace or of a streamed chunk, the first numbered `first`.
+        @inline(__always)
+        static func plainRequests<Policy: EvictionPolicy>(
+            _ state: inout SimulationState<Policy>, keys: UnsafeBufferPointer<Slot>, costs: UnsafeBufferPointer<Int>,
+            sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<UInt64>, from first: Int
+        ) {
+            // A key's line is usually far from the last one's: ask for where it is
+            // `prefetchDistance` requests early and, once that has arrived, for its
+            // policy metadata, so the loading overlaps the work between.
+            let last = keys.count - 1
+            for index in 0..<keys.count {
+                state.prefetch(keys[min(index &+ prefetchDistance, last)])
+                state.prefetchEntry(keys[min(index &+ entryPrefetchDistance, last)])
+                state.beforeRequest(first &+ index, now: times[index])
+                state.plainRequest(key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
+            }
+        }
+    }
+
+    /// The rest of a stream, handed from the caller to the loop that consumes it.
+    private final class CursorBox {
+        var cursor: PlainTraceStream.Cursor?
+        init(_ cursor: consuming PlainTraceStream.Cursor) { self.cursor = cursor }
+    }
+
+    /// `PolicyLoop`'s plain steps over a stream's chunks, the state growing by each chunk's new keys.
+    private struct StreamLoop: EvictionPolicyVisitor {
+        let first: PlainTraceChunk
+        let rest: CursorBox
+        let configuration: SimulationConfiguration
+
+        func visit<Policy: EvictionPolicy>(_ policy: Policy) -> SimulationResult {
+            guard var cursor = rest.cursor.take() else { preconditionFailure("a stream's loop runs once") }
+            var state = SimulationState(trace: first.trace(), configuration: configuration, policy: policy)
+            var chunk = first, requests = 0
+            while true {
+                chunk.keys.withUnsafeBufferPointer { keys in
+                    chunk.weights.withUnsafeBufferPointer { weights in
+                        chunk.times.withUnsafeBufferPointer { times in
+                            PolicyLoop.plainRequests(&state, keys: keys, costs: weights, sizes: weights, times: times, from: requests)
+                        }
+                    }
+                }
+                requests += chunk.count
+                guard let next = cursor.next() else { break }
+                state.admit(next.newFingerprints)
+                chunk = next
+            }
+            state.landAll()
+            return state.finish(requests: requests)
         }
     }
 }

@@ -357,11 +357,18 @@ struct SimulationState<Policy: EvictionPolicy> {
         self.recovering = nil
     }
 
-    func finish() -> SimulationResult {
+    /// The keys a streamed trace's next chunk names for the first time.
+    mutating func admit(_ fingerprints: [UInt64]) {
+        memoryTier.admit(fingerprints, stripes: configuration.stripes)
+        if configuration.warnings != .none { droppedByWarning.append(contentsOf: repeatElement(false, count: fingerprints.count)) }
+    }
+
+    /// The run's figures; `requests` when the trace came in chunks (the state holds the first).
+    func finish(requests: Int? = nil) -> SimulationResult {
         var result = result
         if let session { Self.count(session, in: &result) }
         if let footprint { result.device?.peakFootprintBytes = footprint.peakBytes }
-        result.requests = trace.count
+        result.requests = requests ?? trace.count
         result.hits = Double(hits)
         result.byteHits = Double(byteHits)
         result.bytesRequested = bytesRequested

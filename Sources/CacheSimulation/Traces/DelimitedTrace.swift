@@ -138,12 +138,34 @@ extension DelimitedTraceFormat {
 public enum DelimitedTrace {
     public static func read(_ path: String, format given: DelimitedTraceFormat, objects: Bool = false,
                             allowsEmpty: Bool = false) throws(TraceError) -> SimulationTrace {
+        var whole = PlainTraceChunk()
+        try scan(path, format: given, objects: objects, allowsEmpty: allowsEmpty, chunkRequests: .max) { whole = $0 }
+        return whole.trace()
+    }
+
+    /// The trace's requests in chunks of `chunkRequests`, each handed to `publish` as soon as
+    /// it is interned: what a `PlainTraceStream` reads. A malformed line ends the stream with
+    /// its error at file:line, after the chunks before it.
+    public static func stream(
+        _ path: String, format given: DelimitedTraceFormat, objects: Bool = false, allowsEmpty: Bool = false,
+        chunkRequests: Int = 1 << 16, publish: (PlainTraceChunk) -> Void
+    ) throws(TraceError) {
+        try scan(path, format: given, objects: objects, allowsEmpty: allowsEmpty, chunkRequests: chunkRequests, publish: publish)
+    }
+
+    private static func scan(
+        _ path: String, format given: DelimitedTraceFormat, objects: Bool, allowsEmpty: Bool, chunkRequests: Int,
+        publish: (PlainTraceChunk) -> Void
+    ) throws(TraceError) {
         let lines = try LineReader(path: path)
-        var columns = Columns(objects: objects)
+        var columns = Columns(objects: objects, chunkRequests: chunkRequests)
+        var published = false
         // A plain file's size bounds its requests: once a batch has shown the bytes a request
-        // takes, the columns are sized for the whole file rather than doubled as they fill (which
-        // left up to half of each unused: a third of the peak on a large trace).
-        let fileBytes = path.hasSuffix(".gz") ? 0 : ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
+        // takes, the columns of a whole-trace read are sized for the whole file rather than
+        // doubled as they fill (which left up to half of each unused: a third of the peak on a
+        // large trace). A stream's chunks are sized for a chunk.
+        let fileBytes = path.hasSuffix(".gz") || chunkRequests != .max
+            ? 0 : ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0)
         var sampledBytes = 0
         // The current line's fields, in storage kept between lines: a line allocates nothing, and
         // the line's closure captures no variable (a captured array was checked for exclusive
@@ -205,11 +227,16 @@ public enum DelimitedTrace {
                 if columns.count + 1 == Columns.batch { columns.reserve(fileBytes / 10 * 11 * Columns.batch / sampledBytes) }
             }
             columns.append(record)
+            if columns.unpublished >= chunkRequests {
+                publish(columns.takeChunk())
+                published = true
+            }
         }
         guard columns.count > 0 || allowsEmpty else {
             throw .malformed(file: path, line: lines.number, reason: "no requests (--allow-empty accepts an empty trace)")
         }
-        return columns.trace()
+        let last = columns.takeChunk()
+        if last.count > 0 || !published { publish(last) }
     }
 
     /// The trace's columns as `OracleGeneralTrace` builds them (a request's cost and size are one
@@ -218,32 +245,42 @@ public enum DelimitedTrace {
     /// requests before it is needed.
     private struct Columns {
         let objects: Bool
-        var fingerprints: [UInt64] = [], keys: [Slot] = [], weights: [Int] = [], times: [UInt64] = []
+        let chunkRequests: Int
+        /// Keys interned so far: the next new key's id.
+        var keyCount = 0
+        /// The interned requests since the last chunk was taken, and the keys they saw first.
+        private(set) var chunk = PlainTraceChunk()
         var numericSlots = ObjectIdTable()
         var textSlots: [ByteExactString: Slot] = [:]
         var pending: [Record] = []
         static let batch = 4_096, prefetchDistance = 16
 
-        init(objects: Bool) { self.objects = objects }
-
-        var count: Int { keys.count + pending.count }
-
-        mutating func reserve(_ requests: Int) {
-            keys.reserveCapacity(requests)
-            weights.reserveCapacity(requests)
-            times.reserveCapacity(requests)
+        init(objects: Bool, chunkRequests: Int) {
+            self.objects = objects
+            self.chunkRequests = chunkRequests
+            if chunkRequests != .max { chunk.reserve(chunkRequests) }
         }
+
+        /// Requests read, in every chunk.
+        private(set) var count = 0
+        /// Requests read since the last chunk was taken, interned or not.
+        var unpublished: Int { chunk.count + pending.count }
+
+        mutating func reserve(_ requests: Int) { chunk.reserve(requests) }
 
         mutating func append(_ record: Record) {
             pending.append(record)
+            count += 1
             if pending.count == Self.batch { internPending() }
         }
 
-        mutating func trace() -> SimulationTrace {
+        /// Every request read since the last call, and a fresh chunk for the next ones.
+        mutating func takeChunk() -> PlainTraceChunk {
             internPending()
-            var trace = SimulationTrace()
-            trace.load(fingerprints: fingerprints, keys: keys, costs: weights, sizes: weights, times: times)
-            return trace
+            var taken = PlainTraceChunk()
+            swap(&taken, &chunk)
+            if chunkRequests != .max { chunk.reserve(chunkRequests) }
+            return taken
         }
 
         private mutating func internPending() {
@@ -254,19 +291,23 @@ public enum DelimitedTrace {
                 let slot: Slot
                 switch pending[index].key {
                 case .number(let id):
-                    let (interned, isNew) = numericSlots.intern(id, next: Slot(fingerprints.count))
-                    if isNew { fingerprints.append(id) }
+                    let (interned, isNew) = numericSlots.intern(id, next: Slot(keyCount))
+                    if isNew {
+                        chunk.newFingerprints.append(id)
+                        keyCount += 1
+                    }
                     slot = interned
                 case .text(let text):
                     if let known = textSlots[ByteExactString(text)] { slot = known } else {
-                        slot = Slot(fingerprints.count)
-                        fingerprints.append(text.cacheFingerprint)
+                        slot = Slot(keyCount)
+                        chunk.newFingerprints.append(text.cacheFingerprint)
+                        keyCount += 1
                         textSlots[ByteExactString(text)] = slot
                     }
                 }
-                keys.append(slot)
-                weights.append(objects ? 1 : pending[index].size)
-                times.append(pending[index].time)
+                chunk.keys.append(slot)
+                chunk.weights.append(objects ? 1 : pending[index].size)
+                chunk.times.append(pending[index].time)
             }
             pending.removeAll(keepingCapacity: true)
         }

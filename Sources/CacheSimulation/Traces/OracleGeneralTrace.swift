@@ -48,50 +48,84 @@ public enum OracleGeneralTrace {
     /// weighs 1 (libCacheSim's `ignore_obj_size`): capacities count objects. Read a
     /// block at a time (a pipe too), so only the trace's columns stay in memory.
     public static func read(_ path: String, objects: Bool) throws(SimulationTraceFile.FileError) -> SimulationTrace {
+        var whole = PlainTraceChunk()
+        try scan(path, objects: objects, chunkRequests: .max) { whole = $0 }
+        return whole.trace()
+    }
+
+    /// The trace's requests in chunks of `chunkRequests` (the last one shorter), each handed to
+    /// `publish` as soon as it is interned: what a `PlainTraceStream` reads.
+    public static func stream(
+        _ path: String, objects: Bool, chunkRequests: Int = 1 << 17, publish: (PlainTraceChunk) -> Void
+    ) throws(SimulationTraceFile.FileError) {
+        try scan(path, objects: objects, chunkRequests: chunkRequests, publish: publish)
+    }
+
+    private static func scan(
+        _ path: String, objects: Bool, chunkRequests: Int, publish: (PlainTraceChunk) -> Void
+    ) throws(SimulationTraceFile.FileError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .io(path: path, reason: "cannot read (no such file, or no permission)")
         }
         defer { try? handle.close() }
         let expected = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-        var reader = Reader(expectedRequests: expected / recordSize, objects: objects)
+        var reader = Reader(expectedRequests: expected / recordSize, objects: objects, chunkRequests: chunkRequests)
+        // A whole-trace read publishes once, at the end (after the check below).
+        let wholeTrace = chunkRequests == .max
+        var published = false
         while true {
             let block: Data
-            do { block = try handle.read(upToCount: recordSize << 17) ?? Data() } catch {
+            do { block = try handle.read(upToCount: recordSize * min(1 << 17, chunkRequests)) ?? Data() } catch {
                 throw .io(path: path, reason: "cannot read (\(error.localizedDescription))")
             }
             if block.isEmpty { break }
             reader.feed(block)
+            if !wholeTrace, reader.chunk.count >= chunkRequests {
+                publish(reader.takeChunk())
+                published = true
+            }
         }
         guard reader.isAtRecordBoundary else {
             throw .malformed(path: path, reason: "\(reader.bytesRead) bytes is not a whole number of \(recordSize)-byte records; "
                 + "record \(reader.bytesRead / recordSize + 1) is cut short")
         }
-        return reader.trace()
+        if reader.chunk.count > 0 || !published { publish(reader.takeChunk()) }
     }
 
     /// The trace's columns as blocks of bytes arrive, whatever their lengths (a read may end
     /// inside a record), object ids interned to dense slots.
     struct Reader {
         let objects: Bool
+        let chunkRequests: Int
         static let prefetchDistance = 16
         /// The start of a record the last block cut short.
         private var carried: [UInt8] = []
         private(set) var bytesRead = 0
         var table: ObjectIdTable
-        var fingerprints: [UInt64] = []
-        /// A request's cost and size are one weight (its size, or 1 for objects): one column,
-        /// which the trace shares as both.
-        var keys: [Slot] = [], weights: [Int] = [], times: [UInt64] = []
+        /// Keys interned so far: the next new key's id.
+        private(set) var keyCount = 0
+        /// The requests since the last chunk was taken, and the keys they saw first.
+        private(set) var chunk = PlainTraceChunk()
 
-        init(expectedRequests: Int, objects: Bool) {
+        init(expectedRequests: Int, objects: Bool, chunkRequests: Int = .max) {
             self.objects = objects
+            self.chunkRequests = chunkRequests
             table = ObjectIdTable(expected: max(expectedRequests / 8, 1 << 16))
-            keys.reserveCapacity(expectedRequests)
-            weights.reserveCapacity(expectedRequests)
-            times.reserveCapacity(expectedRequests)
+            chunk.reserve(min(expectedRequests, chunkRequests))
         }
 
         var isAtRecordBoundary: Bool { carried.isEmpty }
+
+        /// The requests read since the last call, and a fresh chunk for the next ones.
+        mutating func takeChunk() -> PlainTraceChunk {
+            var taken = PlainTraceChunk()
+            swap(&taken, &chunk)
+            if chunkRequests != .max { chunk.reserve(chunkRequests) }
+            return taken
+        }
+
+        /// The whole trace read so far (tests).
+        mutating func trace() -> SimulationTrace { takeChunk().trace() }
 
         mutating func feed(_ block: Data) {
             bytesRead += block.count
@@ -122,21 +156,18 @@ public enum OracleGeneralTrace {
                 let seconds = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian
                 let object = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self).littleEndian
                 let size = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self).littleEndian)
-                let (slot, isNew) = table.intern(object, next: Slot(fingerprints.count))
+                let (slot, isNew) = table.intern(object, next: Slot(keyCount))
                 // The object id is already a unique integer: it is its own fingerprint, so a
                 // sketch that hashes fingerprints hashes what libCacheSim hashes.
-                if isNew { fingerprints.append(object) }
-                keys.append(slot)
-                weights.append(objects ? 1 : size)
-                times.append(UInt64(seconds) * 1_000_000_000)
+                if isNew {
+                    chunk.newFingerprints.append(object)
+                    keyCount += 1
+                }
+                chunk.keys.append(slot)
+                chunk.weights.append(objects ? 1 : size)
+                chunk.times.append(UInt64(seconds) * 1_000_000_000)
             }
             return records * OracleGeneralTrace.recordSize
-        }
-
-        func trace() -> SimulationTrace {
-            var trace = SimulationTrace()
-            trace.load(fingerprints: fingerprints, keys: keys, costs: weights, sizes: weights, times: times)
-            return trace
         }
     }
 }
