@@ -16,6 +16,17 @@ struct HugePagesTests {
         }
     }
 
+    @Test("with room to grow: the prefix alone, and appends up to the room move nothing", arguments: [0, 5, 3_000_000])
+    func room(prefixLength: Int) {
+        let prefix = (0..<prefixLength).map { UInt64($0) &* 0x9E37_79B9 }
+        var array = [UInt64].inHugePages(capacity: prefixLength + 1_500_000, copying: prefix)
+        #expect(array == prefix && array.capacity >= prefixLength + 1_500_000)
+        let start = array.withUnsafeBufferPointer { $0.baseAddress }
+        array.append(contentsOf: repeatElement(7, count: 1_500_000))
+        #expect(array.withUnsafeBufferPointer { $0.baseAddress } == start)
+        #expect(array[prefixLength...].allSatisfy { $0 == 7 } && array.count == prefixLength + 1_500_000)
+    }
+
     /// Where the kernel has transparent huge pages, a large array's memory carries the
     /// advice: the mapping holding its middle has the `hg` flag in smaps (the advice
     /// splits off the array's ends, short of a 2 MiB boundary). Whether pages are then

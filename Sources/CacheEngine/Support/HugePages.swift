@@ -23,6 +23,24 @@ extension Array where Element: BitwiseCopyable {
     }
 }
 
+extension Array where Element: BitwiseCopyable {
+    /// `prefix`'s elements in memory advised as `inHugePages(count:copying:filledWith:)` is,
+    /// with room for `capacity` before the array grows: for per-key arrays that grow as a
+    /// trace streams in. The room is left unwritten, so the kernel gives it pages only as
+    /// elements are appended.
+    @_spi(Simulation) public static func inHugePages(capacity: Int, copying prefix: [Element]) -> [Element] {
+        precondition(capacity >= prefix.count, "an array cannot shrink here")
+        return [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+            prefix.withUnsafeBufferPointer { old in
+                if let source = old.baseAddress { base.initialize(from: source, count: old.count) }
+            }
+            initialized = prefix.count
+        }
+    }
+}
+
 /// The whole 2 MiB pages inside `buffer`, advised as huge pages (Linux only).
 private func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
     #if os(Linux)

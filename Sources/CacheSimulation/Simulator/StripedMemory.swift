@@ -52,13 +52,10 @@ struct StripedMemory<Policy: EvictionPolicy> {
     /// Keys a streamed trace names for the first time, whose ids follow those the tier knows.
     mutating func admit(_ fingerprints: [UInt64], stripes: CacheStripes) {
         guard !fingerprints.isEmpty else { return }
-        let known = keys.count, needed = known + fingerprints.count
+        let needed = keys.count + fingerprints.count
         if needed > keys.capacity {
             // Doubled, in huge pages as at the start: the records are read at random.
-            keys = .inHugePages(
-                count: max(needed, 2 * known), copying: keys,
-                filledWith: KeyRecord(fingerprint: 0, slot: StripeSlots.none, stripe: 0))
-            keys.removeLast(keys.count - known)
+            keys = .inHugePages(capacity: max(needed, 2 * keys.count), copying: keys)
         }
         for fingerprint in fingerprints {
             keys.append(KeyRecord(fingerprint: fingerprint, slot: StripeSlots.none, stripe: UInt8(stripes.stripe(of: fingerprint))))
