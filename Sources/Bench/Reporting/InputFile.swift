@@ -42,6 +42,16 @@ private func isRegularFile(_ path: String) -> Bool {
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
 }
 
+/// Lowers the calling thread to the least share of the cores (nice 19; on Linux a nice value
+/// is the thread's own, and 0 names the calling one): the hash is wanted only when the run
+/// ends, and a run that reads its trace as it goes keeps a reader and a simulation busy, which
+/// on two cores a third thread of equal weight would slow by a third.
+private func yieldToTheRun() {
+    #if os(Linux)
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+    #endif
+}
+
 extension InputFile {
     /// `describe(paths)` worked out on a thread of its own from the moment the paths are
     /// known, so hashing a large trace overlaps the run that reads it (on the 10 M-request
@@ -52,6 +62,7 @@ extension InputFile {
 
         public init(_ paths: [String]) {
             Thread { [described, done] in
+                yieldToTheRun()
                 let files = InputFile.describe(paths)
                 described.withLock { $0 = files }
                 done.signal()
