@@ -43,6 +43,28 @@ let benchmarks: @Sendable () -> Void = {
         precondition(trace.count == zipf.count, "the file holds the Zipf trace")
     }
 
+    // The same file simulated while it is read (`PlainTraceStream`, as `simulate --no-bounds` runs a
+    // trace file): the reader and the run on two threads. Its allocations are a few per chunk of
+    // 131,072 records and per 3 MB block read, none per record: gated.
+    Benchmark(
+        "simulate_streamed_lru_oracleGeneral_zipf-0.8_2M",
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, requestsPerSecond], maxIterations: 10,
+            thresholds: Tolerances.with(speed: requestsPerSecond))
+    ) { benchmark in
+        if !FileManager.default.fileExists(atPath: oracleGeneral) { try writeOracleGeneral(zipf, to: oracleGeneral) }
+        let configuration = SimulationConfiguration(limits: CacheLimits(costLimit: 1_000, maxEntryFraction: 1), policy: .lru)
+        benchmark.startMeasurement()
+        let start = ContinuousClock.now
+        let stream = PlainTraceStream(name: "zipf") { publish in
+            try OracleGeneralTrace.stream(oracleGeneral, objects: true, publish: publish)
+        }
+        let result = CacheSimulator.run(stream.cursors(1)[0], configuration)
+        try stream.finished()
+        report(result.requests, since: start, in: benchmark, reporting: requestsPerSecond, unit: 1e6)
+        precondition(result.requests == zipf.count, "the stream holds the Zipf trace")
+    }
+
     // Each committed dataset under the default configuration (100 MiB memory, 150 MB disk,
     // normalized keys, the trace's warnings, relaunches and devices): what `simulate` runs.
     let datasets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
