@@ -105,7 +105,7 @@ struct WorkloadOptions: ParsableArguments {
         let paths = try readablePaths()
         return try paths.map { path in
             progress.update("reading \(path)")
-            if streaming, let stream = try plainStream(path) { return .streamed(stream) }
+            if streaming, let stream = try plainStream(path, progress: progress) { return .streamed(stream) }
             if let plain = try plainTrace(path) { return .plain(name: URL(fileURLWithPath: path).lastPathComponent, plain) }
             let workload = try priced(RecordedWorkload.load(path: path, allowsEmpty: allowEmpty), path: path)
             return .recorded(requests.map { workload.prefix($0) } ?? workload)
@@ -129,15 +129,26 @@ struct WorkloadOptions: ParsableArguments {
     /// The trace at `path` read on a thread of its own while it is simulated, when it is a csv,
     /// tsv, txt or oracleGeneral one; nil otherwise (`.icbt` traces are read whole: their keys
     /// come interned).
-    func plainStream(_ path: String) throws -> PlainTraceStream? {
+    /// `progress` hears the requests read so far, which a run keeping up has nearly all simulated.
+    func plainStream(_ path: String, progress: ProgressLine = ProgressLine()) throws -> PlainTraceStream? {
         let name = URL(fileURLWithPath: path).lastPathComponent, objects = objects, allowsEmpty = allowEmpty
         if let format = try delimitedFormat(of: path) {
             return PlainTraceStream(name: name) { publish in
-                try DelimitedTrace.stream(path, format: format, objects: objects, allowsEmpty: allowsEmpty, publish: publish)
+                var read = RequestsRead(name: name, progress: progress)
+                try DelimitedTrace.stream(path, format: format, objects: objects, allowsEmpty: allowsEmpty) { chunk in
+                    read.count(chunk)
+                    publish(chunk)
+                }
             }
         }
         if traceFormat == .oracleGeneral || (traceFormat == nil && OracleGeneralTrace.isOracleGeneral(path)) {
-            return PlainTraceStream(name: name) { publish in try OracleGeneralTrace.stream(path, objects: objects, publish: publish) }
+            return PlainTraceStream(name: name) { publish in
+                var read = RequestsRead(name: name, progress: progress)
+                try OracleGeneralTrace.stream(path, objects: objects) { chunk in
+                    read.count(chunk)
+                    publish(chunk)
+                }
+            }
         }
         return nil
     }
@@ -383,3 +394,20 @@ func jsonText<T: Encodable>(_ value: T) throws -> String {
 
 extension DelimitedTraceFormat.TimeUnit: ExpressibleByArgument {}
 extension SampleAdjustment: ExpressibleByArgument {}
+
+/// The requests a stream's reader has published, on the progress line.
+private struct RequestsRead {
+    let name: String
+    let progress: ProgressLine
+    private var requests = 0
+
+    init(name: String, progress: ProgressLine) {
+        self.name = name
+        self.progress = progress
+    }
+
+    mutating func count(_ chunk: PlainTraceChunk) {
+        requests += chunk.count
+        progress.update(String(format: "simulate %@: %.1f M requests read", name, Double(requests) / 1e6))
+    }
+}
