@@ -24,8 +24,8 @@ public struct ARCPolicy: EvictionPolicy {
     @usableFromInline var table = SlotTable()
     @usableFromInline var recent = SlotList(id: 1)
     @usableFromInline var frequent = SlotList(id: 2)
-    private var recentGhosts = GhostList()
-    private var frequentGhosts = GhostList()
+    /// B1 and B2.
+    private var ghosts = GhostLists()
     private var fingerprints = SlotFingerprints()
     /// The target size of T1.
     private(set) var target = 0.0
@@ -45,10 +45,7 @@ public struct ARCPolicy: EvictionPolicy {
     @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
     @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
     /// A new key is looked for in both ghost lists.
-    public mutating func prefetch(absent fingerprint: UInt64) {
-        recentGhosts.prefetch(fingerprint)
-        frequentGhosts.prefetch(fingerprint)
-    }
+    public mutating func prefetch(absent fingerprint: UInt64) { ghosts.prefetch(fingerprint) }
 
     /// Whether the entry in `slot` is in T2 (for tests).
     func isFrequent(_ slot: Slot) -> Bool { table.queue(of: slot) == frequent.id }
@@ -69,15 +66,18 @@ public struct ARCPolicy: EvictionPolicy {
 
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         table.reserve(entry.slot)
-        // The ratio of the other ghost list to this one's size before the key leaves it.
-        func step(_ other: GhostList, _ this: Int) -> Double { this > 0 ? max(Double(other.size) / Double(this), 1) : 1 }
-        let inRecentGhosts = recentGhosts.size, inFrequentGhosts = frequentGhosts.size
-        if recentGhosts.remove(entry.fingerprint) {
-            target = min(target + step(frequentGhosts, inRecentGhosts), Double(capacity))
+        // The ratio of the other ghost list's size to this one's before the key leaves it.
+        func step(_ other: Int, _ this: Int) -> Double { this > 0 ? max(Double(other) / Double(this), 1) : 1 }
+        let inRecentGhosts = ghosts.size(of: .recent), inFrequentGhosts = ghosts.size(of: .frequent)
+        switch ghosts.remove(entry.fingerprint) {
+        case .recent?:
+            target = min(target + step(inFrequentGhosts, inRecentGhosts), Double(capacity))
             returningFrom = 1
-        } else if frequentGhosts.remove(entry.fingerprint) {
-            target = max(target - step(recentGhosts, inFrequentGhosts), 0)
+        case .frequent?:
+            target = max(target - step(inRecentGhosts, inFrequentGhosts), 0)
             returningFrom = 2
+        case nil:
+            break
         }
         incoming = size(ofCost: entry.cost)
         makeRoom(for: entry.cost, evict: evict)
@@ -99,16 +99,17 @@ public struct ARCPolicy: EvictionPolicy {
     public mutating func evictNext() -> Slot? {
         guard !recent.isEmpty || !frequent.isEmpty else { return nil }
         if returningFrom != 0 { return replace() }
-        if size(recent) + recentGhosts.size + incoming > capacity {
-            if !recentGhosts.isEmpty {
-                recentGhosts.removeOldest()
+        if size(recent) + ghosts.size(of: .recent) + incoming > capacity {
+            if !ghosts.isEmpty(.recent) {
+                ghosts.removeOldest(of: .recent)
                 return replace()
             }
             if let victim = table.popFront(&recent) { return victim }
             return replace()
         }
-        if size(recent) + recentGhosts.size + size(frequent) + frequentGhosts.size >= 2 * capacity, !frequentGhosts.isEmpty {
-            frequentGhosts.removeOldest()
+        if size(recent) + ghosts.size(of: .recent) + size(frequent) + ghosts.size(of: .frequent) >= 2 * capacity,
+           !ghosts.isEmpty(.frequent) {
+            ghosts.removeOldest(of: .frequent)
         }
         return replace()
     }
@@ -120,11 +121,11 @@ public struct ARCPolicy: EvictionPolicy {
             || frequent.isEmpty
         if fromRecent {
             guard let victim = table.popFront(&recent) else { return nil }
-            recentGhosts.push(fingerprints[victim], size: size(ofCost: table.cost(of: victim)))
+            ghosts.push(fingerprints[victim], size: size(ofCost: table.cost(of: victim)), to: .recent)
             return victim
         }
         guard let victim = table.popFront(&frequent) else { return nil }
-        frequentGhosts.push(fingerprints[victim], size: size(ofCost: table.cost(of: victim)))
+        ghosts.push(fingerprints[victim], size: size(ofCost: table.cost(of: victim)), to: .frequent)
         return victim
     }
 
@@ -132,8 +133,7 @@ public struct ARCPolicy: EvictionPolicy {
         table.removeAll()
         recent = SlotList(id: 1)
         frequent = SlotList(id: 2)
-        recentGhosts.removeAll()
-        frequentGhosts.removeAll()
+        ghosts.removeAll()
         fingerprints.removeAll()
         target = 0
     }
