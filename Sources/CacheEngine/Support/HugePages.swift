@@ -10,25 +10,18 @@ extension Array where Element: BitwiseCopyable {
     /// pages nearly every access misses the TLB, and under a hypervisor each miss is a
     /// nested page walk. Elsewhere, and for arrays under two huge pages, plain memory.
     @_spi(Simulation) public static func inHugePages(count: Int, copying prefix: [Element] = [], filledWith filler: Element) -> [Element] {
-        precondition(count >= prefix.count, "an array cannot shrink here")
-        return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            prefix.withUnsafeBufferPointer { old in
-                if let source = old.baseAddress { base.initialize(from: source, count: old.count) }
-            }
-            (base + prefix.count).initialize(repeating: filler, count: count - prefix.count)
-            initialized = count
-        }
+        advised(capacity: count, copying: prefix, filling: filler)
     }
-}
 
-extension Array where Element: BitwiseCopyable {
-    /// `prefix`'s elements in memory advised as `inHugePages(count:copying:filledWith:)` is,
-    /// with room for `capacity` before the array grows: for per-key arrays that grow as a
-    /// trace streams in. The room is left unwritten, so the kernel gives it pages only as
-    /// elements are appended.
+    /// `prefix`'s elements in memory advised as above, with room for `capacity` before the
+    /// array grows: for per-key arrays that grow as a trace streams in. The room is left
+    /// unwritten, so the kernel gives it pages only as elements are appended.
     @_spi(Simulation) public static func inHugePages(capacity: Int, copying prefix: [Element]) -> [Element] {
+        advised(capacity: capacity, copying: prefix, filling: nil)
+    }
+
+    /// `prefix`, then, with a `filler`, copies of it up to `capacity`.
+    private static func advised(capacity: Int, copying prefix: [Element], filling filler: Element?) -> [Element] {
         precondition(capacity >= prefix.count, "an array cannot shrink here")
         return [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
@@ -37,6 +30,10 @@ extension Array where Element: BitwiseCopyable {
                 if let source = old.baseAddress { base.initialize(from: source, count: old.count) }
             }
             initialized = prefix.count
+            if let filler {
+                (base + prefix.count).initialize(repeating: filler, count: capacity - prefix.count)
+                initialized = capacity
+            }
         }
     }
 }
