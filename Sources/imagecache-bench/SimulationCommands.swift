@@ -74,7 +74,7 @@ struct SimulateCommand: ParsableCommand {
         let start = ContinuousClock.now
         results.simulations = matrix.run(inputs)
         // A stream that could not be read to its end leaves rows that cover part of it: none stand.
-        for case .streamed(let stream) in inputs { try stream.finished() }
+        for stream in inputs.compactMap(\.stream) { try stream.finished() }
         let seconds = (ContinuousClock.now - start).milliseconds / 1000
         let requests = results.simulations.reduce(0) { $0 + $1.result.requests }
         let summary = String(

@@ -61,6 +61,11 @@ public struct SimulationMatrix: Sendable {
             case .plain, .streamed: true
             }
         }
+
+        /// The stream, for a streamed trace: its `finished()` says whether the rows stand.
+        public var stream: PlainTraceStream? {
+            if case .streamed(let stream) = self { stream } else { nil }
+        }
     }
 
     /// How many units a shard of this matrix divides: one per (trace, key strategy, memory size).
@@ -110,7 +115,7 @@ public struct SimulationMatrix: Sendable {
         let relativeMemory = memorySizes.contains { if case .fraction = $0 { true } else { false } }
         let relativeDisk = diskSizes.contains { if case .fraction = $0 { true } else { false } }
         precondition(
-            !(relativeMemory || relativeDisk) || !inputs.contains { if case .streamed = $0 { true } else { false } },
+            !(relativeMemory || relativeDisk) || inputs.allSatisfy { $0.stream == nil },
             "a streamed trace has no footprint until it is read: give it absolute sizes")
         let footprints = traces.indices.map { index in
             traces[index].indices.map { strategy in
@@ -119,9 +124,8 @@ public struct SimulationMatrix: Sendable {
             }
         }
         // Every run of a stream starts at its first chunk, taken before any run goes on.
-        let cursors = Locked(inputs.indices.map { index -> [PlainTraceStream.Cursor] in
-            guard case .streamed(let stream) = inputs[index] else { return [] }
-            return stream.cursors(cells.count { $0.trace == index })
+        let cursors = Locked(inputs.indices.map { index in
+            inputs[index].stream?.cursors(cells.count { $0.trace == index }) ?? []
         })
         let rows = ParallelMap.run(cells, progress: progress, label: "simulate") { cell -> SimulationRow in
             let (strategy, trace) = traces[cell.trace][cell.strategy]
@@ -135,7 +139,7 @@ public struct SimulationMatrix: Sendable {
                 inFlight: inFlight, stripes: stripes, device: device)
             let start = ContinuousClock.now
             let result: SimulationResult
-            if case .streamed = inputs[cell.trace] {
+            if inputs[cell.trace].stream != nil {
                 result = CacheSimulator.run(cursors.withLock { $0[cell.trace].removeLast() }, configuration)
             } else {
                 result = observedOrder.map { CacheSimulator.answers(trace, configuration, observed: $0).result }
@@ -153,7 +157,7 @@ public struct SimulationMatrix: Sendable {
         let scoped = traces.indices.map { index in
             traces[index].indices.map { needed[index][$0] ? traces[index][$0].trace.scopedToLaunches() : SimulationTrace() }
         }
-        let bounded = owned.filter { if case .streamed = inputs[$0.trace] { false } else { true } }
+        let bounded = owned.filter { inputs[$0.trace].stream == nil }
         let found = ParallelMap.run(bounded, progress: progress, label: "bounds") { cell -> OfflineBoundsRow in
             let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprints[cell.trace][cell.strategy].memory)
             return OfflineBoundsRow(trace: scoped[cell.trace][cell.strategy], limits: CacheLimits(costLimit: memoryBytes, maxEntryFraction: maxEntryFraction))

@@ -159,7 +159,6 @@ public enum DelimitedTrace {
     ) throws(TraceError) {
         let lines = try LineReader(path: path)
         var columns = Columns(objects: objects, chunkRequests: chunkRequests)
-        var published = false
         // A plain file's size bounds its requests: once a batch has shown the bytes a request
         // takes, the columns of a whole-trace read are sized for the whole file rather than
         // doubled as they fill (which left up to half of each unused: a third of the peak on a
@@ -227,16 +226,12 @@ public enum DelimitedTrace {
                 if columns.count + 1 == Columns.batch { columns.reserve(fileBytes / 10 * 11 * Columns.batch / sampledBytes) }
             }
             columns.append(record)
-            if columns.unpublished >= chunkRequests {
-                publish(columns.takeChunk())
-                published = true
-            }
+            if columns.unpublished >= chunkRequests { publish(columns.takeChunk()) }
         }
         guard columns.count > 0 || allowsEmpty else {
             throw .malformed(file: path, line: lines.number, reason: "no requests (--allow-empty accepts an empty trace)")
         }
-        let last = columns.takeChunk()
-        if last.count > 0 || !published { publish(last) }
+        if columns.unpublished > 0 { publish(columns.takeChunk()) }
     }
 
     /// The trace's columns as `OracleGeneralTrace` builds them (a request's cost and size are one

@@ -69,10 +69,8 @@ public enum OracleGeneralTrace {
         }
         defer { try? handle.close() }
         let expected = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        // A whole-trace read (`chunkRequests` .max) publishes once, at the end, after the check below.
         var reader = Reader(expectedRequests: expected / recordSize, objects: objects, chunkRequests: chunkRequests)
-        // A whole-trace read publishes once, at the end (after the check below).
-        let wholeTrace = chunkRequests == .max
-        var published = false
         while true {
             let block: Data
             do { block = try handle.read(upToCount: recordSize * min(1 << 17, chunkRequests)) ?? Data() } catch {
@@ -80,16 +78,13 @@ public enum OracleGeneralTrace {
             }
             if block.isEmpty { break }
             reader.feed(block)
-            if !wholeTrace, reader.chunk.count >= chunkRequests {
-                publish(reader.takeChunk())
-                published = true
-            }
+            if reader.chunk.count >= chunkRequests { publish(reader.takeChunk()) }
         }
         guard reader.isAtRecordBoundary else {
             throw .malformed(path: path, reason: "\(reader.bytesRead) bytes is not a whole number of \(recordSize)-byte records; "
                 + "record \(reader.bytesRead / recordSize + 1) is cut short")
         }
-        if reader.chunk.count > 0 || !published { publish(reader.takeChunk()) }
+        if reader.chunk.count > 0 { publish(reader.takeChunk()) }
     }
 
     /// The trace's columns as blocks of bytes arrive, whatever their lengths (a read may end

@@ -39,7 +39,7 @@ public struct PlainTraceChunk: Sendable {
 public final class PlainTraceStream: Sendable {
     public let name: String
     private let head: Mutex<Link?>
-    private let ended: Link.Ready
+    private let ended: Ending
     private let credits: Credits
     /// How far the reader may run ahead of a stream's one run.
     public static let chunksAhead = 8
@@ -52,7 +52,7 @@ public final class PlainTraceStream: Sendable {
         self.credits = credits
         let first = Link(credits)
         head = Mutex(first)
-        let ended = Link.Ready()
+        let ended = Ending()
         self.ended = ended
         // The reader holds only the last place, so it keeps no chunk the runs have passed.
         let tail = Tail(first)
@@ -67,7 +67,7 @@ public final class PlainTraceStream: Sendable {
                 tail.resolve(.failed(error))
                 ended.failure.withLock { $0 = error }
             }
-            ended.signal()
+            ended.done.signal()
         }
         thread.start()
     }
@@ -85,7 +85,7 @@ public final class PlainTraceStream: Sendable {
     /// Waits for the reader to finish; throws what it threw (a malformed record at file:line,
     /// an unreadable file). Until this returns, a run's figures may cover only part of the trace.
     public func finished() throws {
-        ended.wait()
+        ended.done.wait()
         if let failure = ended.failure.withLock({ $0 }) { throw failure }
     }
 
@@ -105,6 +105,12 @@ public final class PlainTraceStream: Sendable {
             }
         }
     }
+}
+
+/// How the reader ended: done once it has, with what it threw, if anything.
+private final class Ending: Sendable {
+    let done = Link.Ready()
+    let failure = Mutex<(any Error)?>(nil)
 }
 
 /// The chunks the reader may publish before a run has passed earlier ones.
@@ -152,7 +158,6 @@ private final class Link: Sendable {
     /// Set once; waited for by any number of threads.
     final class Ready: Sendable {
         private let group = DispatchGroup()
-        let failure = Mutex<(any Error)?>(nil)
 
         init() { group.enter() }
         func signal() { group.leave() }
