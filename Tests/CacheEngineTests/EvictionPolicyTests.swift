@@ -316,6 +316,42 @@ struct EvictionPolicyTests {
         #expect(counts.maxCount <= 5)
         #expect(counts.maxCost <= 1000)
     }
+
+    @Test("every policy keeps costs up to the largest entry cost exactly; a cache refuses a larger one",
+          arguments: EvictionPolicyKind.allCases)
+    func largestEntryCost(_ kind: EvictionPolicyKind) {
+        let largest = CacheLimits.largestEntryCost
+        let limits = CacheLimits(costLimit: .max, countLimit: 100, maxEntryFraction: 1)
+        #expect(limits.maxEntryCost == largest)
+        // Costs whose low 32 bits are all set, and one past: a carry between the halves shows.
+        let costs = [largest, 1 << 32 - 1, 1 << 32, 5 << 40 | 0xFFFF_FFFF]
+        #expect(kind.withPolicy(limits: limits, TotalCostVisitor(costs: costs)) == costs.map { $0 })
+
+        var core = CacheCore(policy: LRUPolicy(limits: limits))
+        #expect(!core.insert(NewEntry(slot: 0, cost: largest + 1, fingerprint: 1), now: 0) { _, _ in })
+        #expect(core.insert(NewEntry(slot: 1, cost: largest, fingerprint: 2), now: 0) { _, _ in })
+        #expect(core.totalCost == largest && core.statistics.rejections == 1)
+        // What the 48 bits buy: a list policy's record of a slot in 16 bytes.
+        #expect(MemoryLayout<SlotTable.Entry>.stride == 16)
+    }
+}
+
+/// Inserts each cost in a slot of its own, in a policy with room for them all, and reports the
+/// policy's total cost after each and what removing the entry gives back.
+private struct TotalCostVisitor: EvictionPolicyVisitor {
+    let costs: [Int]
+
+    func visit<Policy: EvictionPolicy>(_ policy: Policy) -> [Int] {
+        var policy = policy
+        return costs.enumerated().map { index, cost in
+            let slot = Slot(index)
+            _ = policy.insert(NewEntry(slot: slot, cost: cost, fingerprint: UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15)) { _ in }
+            let before = policy.totalCost
+            guard policy.contains(slot) else { return -1 }
+            policy.remove(slot)
+            return before - policy.totalCost
+        }
+    }
 }
 
 /// Inserts 50 entries of cost 30 and reports the largest count and cost seen.

@@ -18,11 +18,17 @@ public struct CacheLimits: Sendable, Hashable {
         self.maxEntryFraction = maxEntryFraction
     }
 
-    /// The largest cost a single entry may have.
+    /// The largest cost a single entry may have: the fraction of the cost limit, and never
+    /// more than `largestEntryCost`.
     public var maxEntryCost: Int {
         let cost = Double(costLimit) * min(max(maxEntryFraction, 0), 1)
-        return cost >= Double(Int.max) ? .max : Int(cost)  // no cost limit: no cap either
+        return cost >= Double(Self.largestEntryCost) ? Self.largestEntryCost : Int(cost)
     }
+
+    /// The largest cost any entry may have, with no cost limit too: 2^48 - 1 (256 TiB as
+    /// bytes). Policies keep an entry's cost in 48 bits, which keeps their per-entry records
+    /// small enough to stay in a core's cache.
+    public static var largestEntryCost: Int { 1 << 48 - 1 }
 
     /// Whether an entry of this cost may be stored at all.
     public func admits(cost: Int) -> Bool { cost >= 0 && cost <= maxEntryCost && countLimit > 0 }

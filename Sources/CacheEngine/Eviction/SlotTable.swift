@@ -7,11 +7,16 @@
 struct SlotTable {
     @usableFromInline static let none: Slot = -1
 
+    /// 16 bytes, so a table of 100,000 slots (a cache of 10 % of a million objects) fits in
+    /// a core's 2 MB cache where 24 did not: a move touches three entries, and each that
+    /// missed cost a trip to the shared cache. The cost is kept in 48 bits
+    /// (`CacheLimits.largestEntryCost`).
     @usableFromInline
     struct Entry: BitwiseCopyable {
         @usableFromInline var previous: Slot = SlotTable.none
         @usableFromInline var next: Slot = SlotTable.none
-        @usableFromInline var cost = 0
+        @usableFromInline var costLow: UInt32 = 0
+        @usableFromInline var costHigh: UInt16 = 0
         /// Which queue holds the slot; 0 means not resident.
         @usableFromInline var queue: UInt8 = 0
 
@@ -21,9 +26,12 @@ struct SlotTable {
         init(previous: Slot, next: Slot, cost: Int, queue: UInt8) {
             self.previous = previous
             self.next = next
-            self.cost = cost
+            costLow = UInt32(truncatingIfNeeded: cost)
+            costHigh = UInt16(truncatingIfNeeded: cost >> 32)
             self.queue = queue
         }
+
+        @inlinable var cost: Int { Int(costHigh) << 32 | Int(costLow) }
     }
 
     // Inlinable, with the methods below, so the simulator (another module) inlines the
