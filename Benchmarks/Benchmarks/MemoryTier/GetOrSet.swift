@@ -12,7 +12,8 @@ import ImagePipeline
 /// each take half of the stream. `MemoryCache` rows use its get-or-insert call
 /// (`value(for:orInsert:)`, one lock and one lookup); `lookup+insert` makes the two
 /// calls. `16S`: the cache in 16 stripes, each with its own lock. `TextbookLRU`: the peer,
-/// a dictionary of nodes on a linked list behind one lock.
+/// a dictionary of nodes on a linked list behind one lock. `PlainLRU`: an exact LRU with
+/// nothing a shared cache needs (no lock, no atomics, no generic key), the bound for one thread.
 func getOrSetBenchmarks() {
     let opsPerSecond = BenchmarkMetric.custom("ops/s (k)", polarity: .prefersLarger, useScalingFactor: false)
     let streams = [
@@ -65,6 +66,23 @@ func getOrSetBenchmarks() {
             measure(stream, threads: 2, in: benchmark, reporting: opsPerSecond) { thread, key in
                 blackHole(caches[thread].value(for: key) { (key, 1) })
             }
+        }
+        // The bound for an exact LRU on one thread: no lock, no allocation, flat arrays. First
+        // checked to hit exactly where MemoryCache's LRU hits, so the bound is an LRU's.
+        Benchmark("get-or-set \(name) PlainLRU 1T", configuration: configuration) { benchmark in
+            let check = PlainLRU(capacity: limits.countLimit)
+            let reference = MemoryCache<Int, Int>(.init(limits: limits, policy: .lru))
+            var hits = 0
+            for (index, key) in stream.enumerated() {
+                if check.value(for: key, orInsert: index) != index { hits += 1 }
+                _ = reference.value(for: key) { (key, 1) }
+            }
+            precondition(hits == reference.statistics.hits, "PlainLRU hit \(hits) times, LRU \(reference.statistics.hits)")
+            let cache = PlainLRU(capacity: limits.countLimit)
+            benchmark.startMeasurement()
+            let start = ContinuousClock.now
+            for key in stream { blackHole(cache.value(for: key, orInsert: key)) }
+            report(stream.count, since: start, in: benchmark, reporting: opsPerSecond, unit: 1e3)
         }
         Benchmark("get-or-set \(name) Dictionary 1T", configuration: configuration) { benchmark in
             var dictionary: [Int: Int] = [:]
