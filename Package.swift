@@ -39,9 +39,11 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Eviction policies, CacheCore, limits, MemoryCache, the disk index model, locks:
         // what both the live pipeline and the simulator are built on.
-        .target(name: "CacheEngine", dependencies: ["CPrefetch"], swiftSettings: strict),
+        .target(name: "CacheEngine", dependencies: ["CPrefetch", "CThreadSlot"], swiftSettings: strict),
         // The CPU's prefetch hint, for the simulator's loop, which knows its next keys.
         .systemLibrary(name: "CPrefetch"),
+        // A thread-local word, for MemoryCache to find its thread's record without a call.
+        .target(name: "CThreadSlot"),
         // What an app adopts: keys, memory and disk tiers, loading, decoding, pressure.
         .target(
             name: "ImagePipeline",

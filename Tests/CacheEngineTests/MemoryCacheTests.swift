@@ -365,6 +365,30 @@ struct LockFreeHitTests {
         }
     }
 
+    @Test("a thread that exits gives its number back")
+    func numbersComeBack() {
+        // Three times as many threads as numbers, one after another: without numbers given
+        // back, the later ones would find none. Another test may hold every number for a
+        // while, so a thread refused one is followed by a new thread a little later.
+        for round in 0..<3 * ThreadIndex.capacity {
+            var number = -1
+            for attempt in 0..<200 where number < 0 {
+                if attempt > 0 { usleep(10_000) }
+                let asked = DispatchSemaphore(value: 0)
+                let found = Mutex(-1)
+                Thread {
+                    let first = ThreadIndex.current()
+                    found.withLock { $0 = first == ThreadIndex.current() ? first : -2 }
+                    asked.signal()
+                }.start()
+                asked.wait()
+                number = found.withLock { $0 }
+                #expect(number != -2, "a thread's number changed between two asks")
+            }
+            #expect(number >= 0 && number < ThreadIndex.capacity, "thread \(round) got no number")
+        }
+    }
+
     @Test("threads beyond the records take the lock and lose nothing", arguments: [EvictionPolicyKind.lru, .clock])
     func moreThreadsThanRecords(_ kind: EvictionPolicyKind) {
         let threads = ThreadIndex.capacity + 8

@@ -1,3 +1,4 @@
+import CThreadSlot
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -17,14 +18,25 @@ enum ThreadIndex {
     @inlinable static var capacity: Int { 16 }
 
     /// The calling thread's number, or -1 when every number is held by a live thread.
-    @usableFromInline
+    @inlinable @inline(__always)
     static func current() -> Int {
-        // Stored as the number + 2: nil is a thread that has not asked yet, 1 one refused
-        // (not asked again).
-        guard let key = registry.key else { return -1 }
-        if let stored = pthread_getspecific(key) { return Int(bitPattern: stored) &- 2 }
+        // Kept in a thread-local word as the number + 2: 0 is a thread that has not asked
+        // yet, 1 one refused (not asked again).
+        let stored = cthreadslot_get()
+        return stored != 0 ? stored &- 2 : first()
+    }
+
+    /// A thread's first request: its number, kept where `current` reads it and under the
+    /// registry's key, whose destructor gives the number back when the thread exits.
+    @usableFromInline
+    static func first() -> Int {
+        guard let key = registry.key else {
+            cthreadslot_set(1)
+            return -1
+        }
         let index = registry.take()
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: index &+ 2))
+        cthreadslot_set(index &+ 2)
         return index
     }
 
@@ -49,6 +61,9 @@ enum ThreadIndex {
             var key = pthread_key_t()
             let status = pthread_key_create(&key) { stored in
                 guard let stored else { return }
+                // Runs on the exiting thread. A cache it still uses in a later destructor
+                // finds no number and takes one again, which this destructor then gives back.
+                cthreadslot_set(0)
                 let index = Int(bitPattern: stored) &- 2
                 if index >= 0 { ThreadIndex.registry.give(index) }
             }

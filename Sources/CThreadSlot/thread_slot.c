@@ -1,0 +1,3 @@
+#include "thread_slot.h"
+
+__thread long cthreadslot_value = 0;
