@@ -26,8 +26,8 @@ public struct CacheLimits: Sendable, Hashable {
     }
 
     /// The largest cost any entry may have, with no cost limit too: 2^48 - 1 (256 TiB as
-    /// bytes). Policies keep an entry's cost in 48 bits, which keeps their per-entry records
-    /// small enough to stay in a core's cache.
+    /// bytes). Policies keep an entry's cost in 48 bits, so a list policy's record of an entry
+    /// takes 16 bytes rather than 24.
     public static var largestEntryCost: Int { 1 << 48 - 1 }
 
     /// Whether an entry of this cost may be stored at all.

@@ -7,10 +7,10 @@
 struct SlotTable {
     @usableFromInline static let none: Slot = -1
 
-    /// 16 bytes, so a table of 100,000 slots (a cache of 10 % of a million objects) fits in
-    /// a core's 2 MB cache where 24 did not: a move touches three entries, and each that
-    /// missed cost a trip to the shared cache. The cost is kept in 48 bits
-    /// (`CacheLimits.largestEntryCost`).
+    /// 16 bytes, two thirds of the 24 it took: a move touches three entries at random, and a
+    /// table of 100,000 slots (a cache of 10 % of a million objects) is larger than a core's
+    /// own cache, so the fewer lines it spans the fewer of those touches miss. The cost is
+    /// kept in 48 bits (`CacheLimits.largestEntryCost`).
     @usableFromInline
     struct Entry: BitwiseCopyable {
         @usableFromInline var previous: Slot = SlotTable.none
