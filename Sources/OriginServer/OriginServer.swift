@@ -110,12 +110,19 @@ public final class OriginServer: Sendable {
             logger: logger
         )
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let running = Task { try await group.run() }
+        // A server that cannot bind (the port in use) ends the group: the stream ends with it,
+        // so the caller hears why instead of waiting for a port that never comes.
+        let running = Task {
+            defer { boundContinuation.finish() }
+            try await group.run()
+        }
         var iterator = bound.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             running.cancel()
+            let failure = await running.result
             if ownsStore { try? FileManager.default.removeItem(atPath: storeDirectory) }
-            throw OriginServerError.didNotStart
+            throw OriginServerError.cannotListen(
+                address: "\(configuration.host):\(configuration.port)", reason: failure.failureReason)
         }
         return OriginServer(
             baseURL: "http://\(configuration.host):\(port)", group: group, running: running, routes: routes,
@@ -184,7 +191,21 @@ public final class OriginServer: Sendable {
 }
 
 public enum OriginServerError: Error, CustomStringConvertible {
-    case didNotStart
+    /// Nothing listens: the address is in use, say, or not this machine's.
+    case cannotListen(address: String, reason: String)
 
-    public var description: String { "the origin server did not start listening" }
+    public var description: String {
+        switch self {
+        case .cannotListen(let address, let reason): "the origin cannot listen on \(address): \(reason)"
+        }
+    }
+}
+
+extension Result<Void, any Error> {
+    /// Why the server's group ended, in the system's words where the system gave them.
+    fileprivate var failureReason: String {
+        guard case .failure(let error) = self else { return "it stopped before it listened" }
+        if let io = error as? IOError { return FileSystemError.reason(io.errnoCode) }
+        return String(describing: error)
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Bench
 import CacheSimulation
 
@@ -32,6 +33,18 @@ struct AppsCommand: AsyncParsableCommand {
     func run() async throws {
         try output.claim(inputs: workloads.inputPaths)
         let loaded = try workloads.load()
+        // A trace of no documented app (an import, a mix) has no pipeline as shipped to compare.
+        let unmatched = loaded.filter { AppPreset.asShipped(app: $0.header.app).isEmpty }
+        guard unmatched.count < loaded.count else {
+            throw ValidationError("""
+                no trace here is one of the five apps' (\(unmatched.map { "\($0.name): \($0.header.app)" }.joined(separator: "; "))): \
+                apps compares \(AppPreset.allAsShipped.map(\.name).joined(separator: ", ")) as shipped on their own traces; \
+                for another trace use simulate, sweep or recommend
+                """)
+        }
+        for workload in unmatched {
+            FileHandle.standardError.write(Data("apps: \(workload.name) skipped: \(workload.header.app) is not one of the five apps\n".utf8))
+        }
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
         results.apps = AppComparison.run(loaded, device: try DeviceParsing.parse(device))

@@ -118,7 +118,7 @@ struct WorkloadOptions: ParsableArguments {
             return try DelimitedTrace.read(path, format: format, objects: objects, allowsEmpty: allowEmpty)
         }
         if traceFormat == .oracleGeneral || (traceFormat == nil && OracleGeneralTrace.isOracleGeneral(path)) {
-            return try OracleGeneralTrace.read(path, objects: objects)
+            return try OracleGeneralTrace.read(path, objects: objects, allowsEmpty: allowEmpty)
         }
         if traceFormat == .icbt || (traceFormat == nil && SimulationTraceFile.isBinaryTrace(path)) {
             return try SimulationTraceFile.read(path)
@@ -144,7 +144,7 @@ struct WorkloadOptions: ParsableArguments {
         if traceFormat == .oracleGeneral || (traceFormat == nil && OracleGeneralTrace.isOracleGeneral(path)) {
             return PlainTraceStream(name: name) { publish in
                 var read = RequestsRead(name: name, progress: progress)
-                try OracleGeneralTrace.stream(path, objects: objects) { chunk in
+                try OracleGeneralTrace.stream(path, objects: objects, allowsEmpty: allowsEmpty) { chunk in
                     read.count(chunk)
                     publish(chunk)
                 }
@@ -163,7 +163,7 @@ struct WorkloadOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let requests { try OptionCheck.count(requests, "--requests", atLeast: 1) }
+        if let requests { try OptionCheck.count(requests, "--requests", atLeast: 1, atMost: OptionCheck.maximumRequests) }
         _ = try assumedPixels()
         if let columns {
             do { _ = try DelimitedTraceFormat.libCacheSimCSV.with(columns: columns) } catch { throw ValidationError(error.description) }
@@ -216,6 +216,7 @@ struct CacheOptions: ParsableArguments {
     var device = "none"
 
     func validate() throws {
+        try OptionCheck.givenOnce(["--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--warnings", "--device"])
         try OptionCheck.count(inFlight, "--in-flight", atLeast: 0, atMost: 10_000)
         try OptionCheck.count(stripes, "--stripes", atLeast: 1, atMost: 256)
     }
@@ -225,11 +226,11 @@ struct CacheOptions: ParsableArguments {
     func matrix(objects: Bool = false) throws -> SimulationMatrix {
         var matrix = SimulationMatrix()
         matrix.policies = try Self.policies(policy)
-        matrix.memorySizes = try Self.list(memory).map { objects ? try Self.objectCount($0) : try Self.size($0) }
-        matrix.diskSizes = try Self.list(disk).map(Self.diskSize)
+        matrix.memorySizes = try Self.list(memory, option: "--memory").map { objects ? try Self.objectCount($0) : try Self.size($0) }
+        matrix.diskSizes = try Self.list(disk, option: "--disk").map(Self.diskSize)
         matrix.diskPolicy = try Self.diskPolicy(diskPolicy)
         matrix.strategies = try Self.strategies(keys)
-        matrix.reactions = try Self.list(reaction).map(Self.reaction)
+        matrix.reactions = try Self.list(reaction, option: "--reaction").map(Self.reaction)
         matrix.warnings = try Self.warningSource(warnings)
         matrix.honoursInvalidations = !ignoreInvalidations
         matrix.inFlight = inFlight
@@ -242,9 +243,13 @@ struct CacheOptions: ParsableArguments {
         return matrix
     }
 
-    static func list(_ text: String) throws -> [String] {
+    static func list(_ text: String, option: String = "a list") throws -> [String] {
         let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !items.isEmpty else { throw ValidationError("an empty list; give at least one value") }
+        guard !items.isEmpty else { throw ValidationError("\(option): an empty list; give at least one value") }
+        var seen = Set<String>()
+        if let twice = items.first(where: { !seen.insert($0.lowercased()).inserted }) {
+            throw ValidationError("\(option) names \(twice) twice; each value once")
+        }
         return items
     }
 
@@ -275,12 +280,13 @@ struct CacheOptions: ParsableArguments {
     }
 
     static func diskSize(_ text: String) throws -> ByteSize? {
-        text.lowercased() == "none" ? nil : try size(text, option: "--disk")
+        guard text.lowercased() != "none" else { return nil }
+        do { return try ByteSize(parsing: text) } catch { throw ValidationError("--disk: \(error.description); for no disk tier, write none") }
     }
 
     static func policies(_ text: String) throws -> [EvictionPolicyKind] {
         if text.lowercased() == "all" { return EvictionPolicyKind.allCases }
-        return try list(text).map {
+        return try list(text, option: "--policy").map {
             guard let kind = EvictionPolicyKind(name: $0) else {
                 throw ValidationError("unknown policy \"\($0)\"; choose from \(EvictionPolicyKind.allCases.map(\.description).joined(separator: ", "))")
             }
@@ -290,7 +296,7 @@ struct CacheOptions: ParsableArguments {
 
     static func strategies(_ text: String) throws -> [CacheKeyStrategy] {
         if text.lowercased() == "all" { return CacheKeyStrategy.allStrategies }
-        return try list(text).map {
+        return try list(text, option: "--keys").map {
             guard let strategy = CacheKeyStrategy(name: $0) else {
                 throw ValidationError("unknown key strategy \"\($0)\"; choose from \(CacheKeyStrategy.allStrategies.map(\.description).joined(separator: ", "))")
             }
@@ -327,9 +333,6 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Print every table to the terminal too (the default run prints its summary; the tables are in the results folder).")
     var verbose = false
 
-    /// Where the files go: given, or a timestamped folder named once per process.
-    var directory: String { output ?? Self.defaultDirectory }
-    private static let defaultDirectory = ResultsWriter.timestampedDirectory()
 
     func validate() throws {
         if json, markdown { throw ValidationError("--json and --markdown both choose what is printed; give one") }
@@ -348,8 +351,13 @@ struct OutputOptions: ParsableArguments {
         Self.inputs.withLock { $0 = InputFile.Pending(inputs) }
         guard !noFiles else { return }
         let folder: ResultsFolder
-        do { folder = try ResultsFolder(claiming: directory, inputs: inputs) } catch { throw ValidationError("--output \(error)") }
+        do {
+            // Without --output, a timestamped folder no earlier run has: two runs in one second never share one.
+            folder = try output.map { try ResultsFolder(claiming: $0, inputs: inputs) }
+                ?? ResultsFolder(claiming: ResultsWriter.newTimestampedDirectory(), inputs: inputs, madeHere: true)
+        } catch { throw ValidationError("--output \(error)") }
         Self.claimed.withLock { $0 = folder }
+        ExitCleanup.also { folder.abandonIfUnpublished() }
     }
 
     /// Prints a table in the chosen form.
@@ -377,7 +385,7 @@ struct OutputOptions: ParsableArguments {
         if !json {
             let named = ["report.md", "results.json"].filter(files.contains)
             let others = files.count - named.count
-            print("results: \(directory)/ (" + (named + (others > 0 ? ["\(others) more: CSVs, charts"] : [])).joined(separator: ", ") + ")")
+            print("results: \(folder.path)/ (" + (named + (others > 0 ? ["\(others) more: CSVs, charts"] : [])).joined(separator: ", ") + ")")
         }
     }
 }

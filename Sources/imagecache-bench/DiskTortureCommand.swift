@@ -14,21 +14,21 @@ struct DiskTortureCommand: ParsableCommand {
 
     @Argument var mode: Mode
     @Option var directory: String
-    @Option var seed: UInt64 = 1
-    @Option(parsing: .unconditional, help: "Stop after this many writes (default: until killed).")
-    var writes = Int.max
+    @Option(help: "Seed of the keys and payloads written: any whole number from 0 to 2^64−1.") var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "Stop after this many writes, 1 to 10^12 (default: until killed).")
+    var writes: Int?
     @Option(name: [.customLong("disk-sync"), .customLong("sync")], help: "Disk writes, as replay --disk-sync.")
     var sync: DiskCache.SyncPolicy = .none
 
     func validate() throws {
-        try OptionCheck.count(writes, "--writes", atLeast: 1)
+        if let writes { try OptionCheck.count(writes, "--writes", atLeast: 1, atMost: OptionCheck.maximumRequests) }
     }
 
     func run() throws {
         let torture = DiskTorture(directory: directory, sync: sync)
         switch mode {
         case .write:
-            print("wrote \(try torture.write(seed: seed, writes: writes)) entries")
+            print("wrote \(try torture.write(seed: seed, writes: writes ?? .max)) entries")
         case .verify:
             let report = try torture.verify()
             print("checked \(report.checked), intact \(report.intact), wrong \(report.wrong), corruptions detected \(report.corruptionsDetected)")

@@ -23,6 +23,7 @@ struct ImageCacheBench: AsyncParsableCommand {
     static func main() async {
         // Past a file-size limit a write fails with EFBIG and is reported, instead of the signal ending the run mid-file.
         signal(SIGXFSZ, SIG_IGN)
+        ExitCleanup.install()
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -38,7 +39,7 @@ struct ImageCacheBench: AsyncParsableCommand {
             }
         } catch {
             let type = type(of: command)
-            if exitCode(for: error) == .validationFailure {
+            if exitCode(for: error) == .validationFailure || error is any UsageError {
                 let name = ["imagecache-bench", type.configuration.commandName].compactMap { $0 }.joined(separator: " ")
                 usageError("Error: \(type.message(for: error))\n  See '\(name) --help' for more information.")
             }

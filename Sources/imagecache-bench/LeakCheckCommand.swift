@@ -18,8 +18,8 @@ struct LeakCheckCommand: ParsableCommand {
 
     func validate() throws {
         // Below a few hundred the warm-up leaves nothing to measure.
-        try OptionCheck.count(iterations, "--iterations", atLeast: 200)
-        try OptionCheck.count(maxGrowthMib, "--max-growth-mib", atLeast: 0)
+        try OptionCheck.count(iterations, "--iterations", atLeast: 200, atMost: 100_000_000)
+        try OptionCheck.count(maxGrowthMib, "--max-growth-mib", atLeast: 0, atMost: 1 << 20)
     }
 
     func run() throws {

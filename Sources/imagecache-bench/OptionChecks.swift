@@ -10,11 +10,24 @@ enum OptionCheck {
         guard value.isFinite, range.contains(value) else { throw ValidationError("\(option) is \(meaning), not \(value)") }
     }
 
-    /// A whole number of at least `minimum` (and at most `maximum`).
-    static func count(_ value: Int, _ option: String, atLeast minimum: Int, atMost maximum: Int = .max) throws {
+    /// A whole number from `minimum` to `maximum`: every count has a documented top, so no
+    /// value a user types reaches an allocation or a loop it cannot finish.
+    static func count(_ value: Int, _ option: String, atLeast minimum: Int, atMost maximum: Int) throws {
         guard value >= minimum, value <= maximum else {
-            let range = maximum == .max ? "at least \(minimum)" : "from \(minimum) to \(maximum)"
-            throw ValidationError("\(option) must be \(range), not \(value)")
+            throw ValidationError("\(option) must be from \(minimum) to \(maximum), not \(value)")
+        }
+    }
+
+    /// The most requests a trace prefix, a live replay or a stress scenario may name: far
+    /// beyond any recording, and clear of overflow in anything that sums them.
+    static let maximumRequests = 1_000_000_000_000
+
+    /// Refuses an option given more than once: the parser would keep the last and drop the
+    /// others without a word (`--policy lru --policy fifo` ran only fifo).
+    static func givenOnce(_ options: [String], in arguments: [String] = CommandLine.arguments) throws {
+        let given = arguments.dropFirst().prefix { $0 != "--" }.map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0 }
+        for option in options where given.filter({ $0 == option }).count > 1 {
+            throw ValidationError("\(option) is given more than once; give one comma-separated list (\(option) a,b)")
         }
     }
 }

@@ -16,7 +16,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Users (sessions) to record.")
     var sessions = 10
 
-    @Option(help: "Seed of the user-behaviour model and the origin.")
+    @Option(help: "Seed of the user-behaviour model and the origin: any whole number from 0 to 2^64−1.")
     var seed: UInt64 = 1
 
     @Option(name: [.short, .long], help: "Trace file to write (.jsonl or .jsonl.gz).")

@@ -49,7 +49,7 @@ struct ReplayCommand: AsyncParsableCommand {
         guard LiveReplayOptions.CancellationTiming(rawValue: cancellations) != nil else {
             throw ValidationError("--cancellations is recorded or timed")
         }
-        if let sessions { try OptionCheck.count(sessions, "--sessions", atLeast: 1) }
+        if let sessions { try OptionCheck.count(sessions, "--sessions", atLeast: 1, atMost: 1_000_000) }
         _ = try CacheOptions.diskPolicy(diskPolicy)
         if try DeviceParsing.parse(device) != nil, concurrency != 1 {
             throw ValidationError("--device replays one request at a time: add --concurrency 1")

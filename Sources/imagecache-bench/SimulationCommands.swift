@@ -244,8 +244,7 @@ struct GateCommand: ParsableCommand {
     func validate() throws {
         try OptionCheck.number(timingThreshold, "--timing-threshold", in: 0...1_000, "a relative slowdown, 0 (none) or more")
         if updateBaseline {
-            let parent = (baseline as NSString).deletingLastPathComponent
-            let folder = parent.isEmpty ? "." : parent
+            let folder = OutputFile.parent(of: baseline)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
                   FileManager.default.isWritableFile(atPath: folder) else {
@@ -258,7 +257,7 @@ struct GateCommand: ParsableCommand {
         if updateBaseline {
             var figures = try Gate.load(results)
             figures.keepOnlyFigures()
-            try jsonText(figures).write(toFile: baseline, atomically: true, encoding: .utf8)
+            try OutputFile.write(Data(jsonText(figures).utf8), to: baseline)
             print("gate: wrote \(figures.figures.count) figures to \(baseline)")
             return
         }
@@ -277,15 +276,15 @@ struct SynthTraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synth-trace",
         abstract: "Write a synthetic Zipf trace in the binary simulation format (.icbt), for simulator throughput runs.")
-    @Option(parsing: .unconditional, help: "Requests.") var requests = 10_000_000
-    @Option(parsing: .unconditional, help: "Distinct objects.") var objects = 1_000_000
+    @Option(parsing: .unconditional, help: "Requests, 1 to \(SimulationTrace.maximumSyntheticRequests) (the trace is made in memory).") var requests = 10_000_000
+    @Option(parsing: .unconditional, help: "Distinct objects, 1 to \(SimulationTrace.maximumSyntheticObjects).") var objects = 1_000_000
     @Option(parsing: .unconditional, help: "Zipf exponent.") var alpha = 0.8
-    @Option(help: "Seed.") var seed: UInt64 = 1
+    @Option(help: "Seed: any whole number from 0 to 2^64−1.") var seed: UInt64 = 1
     @Option(name: [.short, .long], help: "File to write.") var output: String
 
     func validate() throws {
-        try OptionCheck.count(requests, "--requests", atLeast: 1)
-        try OptionCheck.count(objects, "--objects", atLeast: 1, atMost: Int(Int32.max))
+        try OptionCheck.count(requests, "--requests", atLeast: 1, atMost: SimulationTrace.maximumSyntheticRequests)
+        try OptionCheck.count(objects, "--objects", atLeast: 1, atMost: SimulationTrace.maximumSyntheticObjects)
         try OptionCheck.number(alpha, "--alpha", in: 0...10, "a Zipf exponent, 0 to 10")
     }
 

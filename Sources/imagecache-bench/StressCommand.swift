@@ -12,8 +12,8 @@ struct StressCommand: AsyncParsableCommand {
             Scenarios: \(StressScenario.Kind.allCases.map(\.rawValue).joined(separator: ", ")).
             """)
     @Option(help: "Scenarios (comma-separated), or all.") var scenario = "all"
-    @Option(parsing: .unconditional, help: "Requests per scenario.") var requests = 2_000
-    @Option(parsing: .unconditional, help: "Distinct images the requests share.") var images = 24
+    @Option(parsing: .unconditional, help: "Requests per scenario, 1 to \(StressScenario.maximumRequests).") var requests = 2_000
+    @Option(parsing: .unconditional, help: "Distinct images the requests share, 1 to \(StressScenario.maximumImages).") var images = 24
     @Option(parsing: .unconditional, help: "Requests in flight at most.") var concurrency = 128
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
     @Flag(help: "Print the reports as JSON.") var json = false
@@ -22,11 +22,16 @@ struct StressCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try kinds()
-        try OptionCheck.count(requests, "--requests", atLeast: 1)
-        try OptionCheck.count(images, "--images", atLeast: 1)
+        try OptionCheck.count(requests, "--requests", atLeast: 1, atMost: StressScenario.maximumRequests)
+        try OptionCheck.count(images, "--images", atLeast: 1, atMost: StressScenario.maximumImages)
         try OptionCheck.count(concurrency, "--concurrency", atLeast: 1, atMost: 10_000)
-        // Each round doubles --requests: past 20 a soak would not end.
-        if let soak { try OptionCheck.count(soak, "--soak", atLeast: 1, atMost: 20) }
+        // Each round doubles --requests: its last round is held to a scenario's most.
+        if let soak {
+            try OptionCheck.count(soak, "--soak", atLeast: 1, atMost: 20)
+            guard requests <= StressScenario.maximumRequests >> (soak - 1) else {
+                throw ValidationError("--soak \(soak) doubles --requests \(soak - 1) times, past \(StressScenario.maximumRequests) requests a round; give fewer rounds or requests")
+            }
+        }
     }
 
     func kinds() throws -> [StressScenario.Kind] {

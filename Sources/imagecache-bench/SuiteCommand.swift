@@ -17,7 +17,7 @@ struct SuiteCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        try OptionCheck.count(replayRequests, "--replay-requests", atLeast: 1)
+        try OptionCheck.count(replayRequests, "--replay-requests", atLeast: 1, atMost: StressScenario.maximumRequests)
     }
 
     func run() async throws {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImagePipeline
 import ImageSynthesis
+import Workloads
 
 struct SynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,7 +10,7 @@ struct SynthCommand: ParsableCommand {
         abstract: "Write a deterministic photo-like image (same seed, same bytes)."
     )
 
-    @Option var seed: UInt64 = 1
+    @Option(help: "Seed of the picture: any whole number from 0 to 2^64−1.") var seed: UInt64 = 1
     @Option(parsing: .unconditional) var width = 1200
     @Option(parsing: .unconditional) var height = 630
     @Option var format: ImageFormat = .jpeg
@@ -33,7 +34,7 @@ struct SynthCommand: ParsableCommand {
         let spec = SynthesisSpec(
             seed: seed, width: width, height: height, format: EncodedFormat(format, quality: quality), orientation: orientation, hasAlpha: alpha)
         let data = try ImageSynthesizer.image(spec)
-        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        try OutputFile.write(data, to: output)
         print("wrote \(data.count) bytes to \(output)")
     }
 }

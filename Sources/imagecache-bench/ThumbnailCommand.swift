@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImagePipeline
 import Bench
+import Workloads
 
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,7 +53,7 @@ struct ThumbnailCommand: ParsableCommand {
             }
             if let output {
                 let encoded = try image.encoded(as: .jpeg(quality: 75))
-                try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
+                try OutputFile.write(encoded, to: output)
                 encodedBytes = encoded.count
             }
             times.append((ContinuousClock.now - start).milliseconds)

@@ -44,7 +44,7 @@ struct ImportCommand: ParsableCommand {
         func run() throws {
             var catalogue = URLCatalogue()
             for file in files { try catalogue.add(file: file) }
-            try jsonText(catalogue).write(toFile: output, atomically: true, encoding: .utf8)
+            try OutputFile.write(Data(jsonText(catalogue).utf8), to: output)
             let byService = Dictionary(grouping: catalogue.entries, by: \.service).map { "\($0.key.rawValue) \($0.value.count)" }.sorted()
             print("wrote \(output): \(catalogue.entries.count) image URLs (\(byService.joined(separator: ", ")))")
         }

@@ -53,9 +53,15 @@ struct SimulationTraceFileTests {
         #expect(throws: SimulationTraceFile.FileError.malformed(path: path, reason: "its size does not match 100 requests and 10 keys")) {
             try SimulationTraceFile.read(path)
         }
+        // Named .icbt, a file is read as one, and refused when it is not.
         try Data("{\"schema\":1}".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(!SimulationTraceFile.isBinaryTrace(path))
+        #expect(SimulationTraceFile.isBinaryTrace(path))
         #expect(throws: SimulationTraceFile.FileError.self) { try SimulationTraceFile.read(path) }
+        try Data().write(to: URL(fileURLWithPath: path))
+        #expect(throws: SimulationTraceFile.FileError.malformed(
+            path: path, reason: "an empty file; a binary trace starts with ICBT and a 24-byte header (synth-trace writes one)")) {
+            try SimulationTraceFile.read(path)
+        }
 
         var wrongKey = bytes
         wrongKey[24 + 10 * 8] = 99  // the first request names key 99 of 10
@@ -83,7 +89,7 @@ struct RecordedTraceTimeTests {
     @Test("a cancel before its request is refused with its line")
     func cancelBeforeRequest() {
         let error = #expect(throws: (any Error).self) { try load([Self.image, #"{"t":100,"type":"cancel","id":1}"#]) }
-        #expect("\(error.map { "\($0)" } ?? "")".contains(":4: cancel of request 1 comes before the request"), "\(String(describing: error))")
+        #expect("\(error.map { "\($0)" } ?? "")".contains(":4: time 100 ms comes after 500 ms in the same session"), "\(String(describing: error))")
         #expect(throws: Never.self) { try load([Self.image, #"{"t":900,"type":"cancel","id":1}"#]) }
     }
 

@@ -264,10 +264,12 @@ struct BenchCommandsTests {
 
         let run = directory + "/run"
         #expect(try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "-o", run]).status == 0)
+        // A file the user put there is theirs: the next run replaces only what the earlier run wrote.
         try Data("old".utf8).write(to: URL(fileURLWithPath: run + "/keys.csv"))
         #expect(try await BenchProcess.run(["simulate", trace, "--keys", "normalized", "-o", run]).status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: run).sorted()
-        #expect(files == [".lock", "report.md", "results.json", "simulations.csv"])  // .lock: the folder's lock, held by a run
+        #expect(files == [".lock", "keys.csv", "report.md", "results.json", "simulations.csv"])  // .lock: the folder's lock, held by a run
+        #expect(FileManager.default.contents(atPath: run + "/keys.csv") == Data("old".utf8))
     }
 
     @Test("numbers out of range, not finite or negative are usage errors naming the option, before any work",
@@ -280,7 +282,7 @@ struct BenchCommandsTests {
               (["synth-trace", "-o", "/tmp/never.icbt", "--alpha", "nan"], "--alpha is a Zipf exponent, 0 to 10, not nan"),
               (["thumbnail", "x.jpg", "--width=-5"], "--width must be from 0 to 100000, not -5"),
               (["gate", "a", "--baseline", "b", "--timing-threshold=-1"], "--timing-threshold is a relative slowdown"),
-              (["simulate", "--requests", "-1"], "--requests must be at least 1, not -1"),
+              (["simulate", "--requests", "-1"], "--requests must be from 1 to 1000000000000, not -1"),
               (["simulate", "--memory", "64"], "--memory: \"64\" is not a size: no unit; write a number with a unit"),
           ])
     func badNumbers(arguments: [String], message: String) async throws {

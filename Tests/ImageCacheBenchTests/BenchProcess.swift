@@ -1,4 +1,5 @@
 import Foundation
+import ImagePipeline
 
 /// Runs the built `imagecache-bench` executable, as a user would.
 struct BenchProcess {
@@ -6,6 +7,8 @@ struct BenchProcess {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// Ended by a signal (a crash, or killed at its timeout), not by exiting.
+        var signalled = false
     }
 
     /// The executable sits beside the test bundle in the build folder.
@@ -21,9 +24,12 @@ struct BenchProcess {
     /// Runs the executable to completion. The waiting happens on a thread of
     /// its own: on a 2-core machine the cooperative pool has two threads, and
     /// blocking one for seconds stalls every other test.
-    /// `executable`: another program to run (a shell that sets limits, say) instead of the bench.
-    static func run(_ arguments: [String], executable: String? = nil) async throws -> Output {
-        try await offPool { try runBlocking(arguments, executable: executable) }
+    /// `executable`: another program to run (a shell that sets limits, say) instead of the bench;
+    /// `directory`: the working folder; `timeout`: past it the process is killed (and its status says so).
+    static func run(
+        _ arguments: [String], executable: String? = nil, directory: URL? = nil, timeout: Duration? = nil
+    ) async throws -> Output {
+        try await offPool { try runBlocking(arguments, executable: executable, directory: directory, timeout: timeout) }
     }
 
     /// Runs blocking work on a dedicated thread and resumes with its result.
@@ -33,21 +39,43 @@ struct BenchProcess {
         }
     }
 
-    private static func runBlocking(_ arguments: [String], executable program: String?) throws -> Output {
+    /// The status a process killed at its timeout reports.
+    static let timedOut: Int32 = -1
+
+    private static func runBlocking(_ arguments: [String], executable program: String?, directory: URL?, timeout: Duration?) throws -> Output {
         let process = Process()
         process.executableURL = program.map { URL(fileURLWithPath: $0) } ?? executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = FileHandle.nullDevice
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        // Both pipes drain at once: a child that fills one while we wait on the other would never end.
+        let errors = Locked(Data())
+        let drained = DispatchSemaphore(value: 0)
+        Thread {
+            let data = stderr.fileHandleForReading.readDataToEndOfFile()
+            errors.withLock { $0 = data }
+            drained.signal()
+        }.start()
+        var killer: DispatchWorkItem?
+        if let timeout {
+            let item = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(timeout.components.seconds)), execute: item)
+            killer = item
+        }
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
         process.waitUntilExit()
+        killer?.cancel()
+        let signalled = process.terminationReason == .uncaughtSignal
         return Output(
-            status: process.terminationStatus,
+            status: signalled && timeout != nil && process.terminationStatus == SIGKILL ? timedOut : process.terminationStatus,
             stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+            stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self),
+            signalled: signalled)
     }
 
     /// A running executable whose standard output is read line by line.

@@ -170,7 +170,7 @@ final class ImportExportTests {
     @Test("HAR: a bad field is named by its path")
     func harErrors() throws {
         let bad = try write(#"{"log":{"entries":[{"startedDateTime":"yesterday","request":{"url":"x"},"response":{"status":200,"content":{}}}]}}"#, "bad.har")
-        #expect(throws: ImportError.badField(file: bad, path: "$.log.entries[0].startedDateTime", reason: "not an ISO 8601 date: \"yesterday\"")) {
+        #expect(throws: ImportError.badField(file: bad, path: "$.log.entries[0].startedDateTime", reason: "\"yesterday\": not an ISO 8601 date and time (YYYY-MM-DDTHH:MM:SS[.fff] and a zone, Z or ±HH:MM)")) {
             try HARImporter.importFile(bad, to: temporary("o.jsonl"), generator: "test")
         }
         let missing = try write(#"{"log":{"entries":[{"startedDateTime":"2024-05-01T10:00:00Z","request":{},"response":{}}]}}"#, "missing.har")

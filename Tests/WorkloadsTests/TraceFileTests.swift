@@ -72,7 +72,9 @@ struct TraceFileTests {
         try write(headerLine(schema: 2) + "\n")
         #expect(throws: TraceError.unsupportedSchema(file: path, found: 2, supported: 1)) { try TraceReader(path: path) }
         try write("")
-        #expect(throws: TraceError.missingHeader(file: path)) { try TraceReader(path: path) }
+        #expect(throws: TraceError.malformed(file: path, line: 1, reason: "an empty file: a trace starts with its header line")) {
+            try TraceReader(path: path)
+        }
         #expect(throws: TraceError.io(file: path + ".missing", reason: "cannot open for reading")) {
             try TraceReader(path: path + ".missing")
         }
@@ -119,7 +121,7 @@ struct TraceFileTests {
         defer { try? FileManager.default.removeItem(atPath: gz) }
         let writer = try TraceWriter(path: gz, header: header)
         try writer.append(TraceEvent(time: 0, .session(1)))
-        for index in 0..<20_000 { try writer.append(TraceEvent(time: index, .cancel(id: index))) }
+        for index in 0..<20_000 { try writer.append(TraceEvent(time: index, .offline(index % 2 == 0))) }
         try writer.close()
         let whole = try Data(contentsOf: URL(fileURLWithPath: gz))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: gz))
@@ -138,13 +140,16 @@ struct TraceFileTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try TraceWriter(path: path, header: header)
         for session in 1...2 { try writer.append(TraceEvent(time: 0, .session(session))) }
-        for index in 0..<100_000 { try writer.append(TraceEvent(time: index, .cancel(id: index))) }
+        for index in 0..<100_000 { try writer.append(TraceEvent(time: index, .invalidate(url: "https://a.example/\(index)"))) }
         try writer.close()
         var reader = try TraceReader(path: path)
         var count = 0, last = -1
         while let event = try reader.next() {
             if case .session = event.kind { continue }
-            guard case .cancel(let id) = event.kind else { Issue.record("unexpected \(event)"); break }
+            guard case .invalidate(let url) = event.kind, let id = Int(url.dropFirst("https://a.example/".count)) else {
+                Issue.record("unexpected \(event)")
+                break
+            }
             #expect(id == last + 1)
             last = id
             count += 1

@@ -1,4 +1,5 @@
 import Foundation
+import Workloads
 
 /// Compares a run's figures with a baseline's and says what regressed.
 public enum Gate {
@@ -41,10 +42,12 @@ public enum Gate {
         public var new: [String] = []
         /// Baseline figures left out because another command made the baseline (with `comparesSharedFiguresOnly`).
         public var notInThisRun = 0
+        /// The baseline's tool and this run's, when they differ: a figure that moved may have moved with the tool.
+        public var toolChange: String?
 
         public var passed: Bool { regressions.isEmpty }
 
-        private enum CodingKeys: String, CodingKey { case passed, compared, regressions, improvements, new, notInThisRun }
+        private enum CodingKeys: String, CodingKey { case passed, compared, regressions, improvements, new, notInThisRun, toolChange }
 
         public init() {}
 
@@ -55,6 +58,7 @@ public enum Gate {
             improvements = try container.decode([Finding].self, forKey: .improvements)
             new = try container.decode([String].self, forKey: .new)
             notInThisRun = try container.decode(Int.self, forKey: .notInThisRun)
+            toolChange = try container.decodeIfPresent(String.self, forKey: .toolChange)
         }
 
         /// The verdict for machines (`gate --json`): `passed` first, then every finding.
@@ -66,10 +70,12 @@ public enum Gate {
             try container.encode(improvements, forKey: .improvements)
             try container.encode(new, forKey: .new)
             try container.encode(notInThisRun, forKey: .notInThisRun)
+            try container.encodeIfPresent(toolChange, forKey: .toolChange)
         }
 
         public var report: String {
             var lines = ["gate: compared \(compared) figures: \(regressions.count) regressed, \(improvements.count) improved, \(new.count) new"]
+            if let toolChange { lines += ["gate: \(toolChange)"] }
             if notInThisRun > 0 {
                 lines += ["gate: the runs were made by different commands; compared on the figures both have (\(notInThisRun) of the baseline's are not in this run)"]
             }
@@ -86,6 +92,7 @@ public enum Gate {
     /// refused as not comparable, unless `thresholds.comparesSharedFiguresOnly`.
     public static func compare(_ current: BenchResults, baseline: BenchResults, thresholds: Thresholds = Thresholds()) throws -> Outcome {
         var outcome = Outcome()
+        outcome.toolChange = toolChange(from: baseline.tool, to: current.tool)
         let now = Dictionary(current.figures.map { ($0.id, $0) }) { first, _ in first }
         let before = Set(baseline.figures.map(\.id))
         outcome.new = current.figures.map(\.id).filter { !before.contains($0) }
@@ -115,6 +122,18 @@ public enum Gate {
         return outcome
     }
 
+    /// What differs between the tools that wrote two results files, in words; nil when nothing does
+    /// (a commit is compared only when both files name one).
+    static func toolChange(from baseline: ToolProvenance?, to current: ToolProvenance?) -> String? {
+        func name(_ tool: ToolProvenance?) -> String {
+            guard let tool else { return "a version that did not record itself" }
+            return "imagecache-bench \(tool.version)" + (tool.commit.map { " (\($0.prefix(12)))" } ?? "")
+        }
+        guard baseline?.version != current?.version
+            || (baseline?.commit != nil && current?.commit != nil && baseline?.commit != current?.commit) else { return nil }
+        return "the baseline was written by \(name(baseline)), this run by \(name(current)): a figure that moved may have moved with the tool"
+    }
+
     /// A command line without the program's path and the output folder, which do not change what a run measures.
     static func invocation(of command: String) -> [String] {
         var words = command.split(separator: " ").map(String.init).dropFirst().makeIterator()
@@ -142,7 +161,7 @@ public enum Gate {
         } catch let error as GateError {
             throw error
         } catch {
-            throw GateError.malformed(path, String(describing: error).prefix(200).description)
+            throw GateError.malformed(path, PlainFailure.clause(error))
         }
     }
 }

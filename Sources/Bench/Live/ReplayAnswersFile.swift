@@ -17,13 +17,6 @@ public enum ReplayAnswersFile {
             let model = request < model.count ? "\(model[request])" : ""
             text += "\(request),\(live),\(observed),\(model)\n"
         }
-        let output = OutputFile(path)
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output.writingPath))
-        } catch {
-            output.discard()
-            throw .io(path: path, reason: "cannot write (\(error.localizedDescription))")
-        }
-        do { try output.commit() } catch { throw .io(path: path, reason: error.description) }
+        do { try OutputFile.write(Data(text.utf8), to: path) } catch { throw .io(path: path, reason: error.description) }
     }
 }

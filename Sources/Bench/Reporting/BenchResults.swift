@@ -34,6 +34,10 @@ public struct BenchResults: Codable, Sendable {
     public var figures: [Figure] = []
     /// The run judged against a baseline (`suite --baseline`), when it was.
     public var gate: GateVerdict?
+    /// The files the run wrote into its results folder, `results.json` among them: a later run
+    /// into the same folder replaces these and nothing else. Absent in files written before it
+    /// was recorded, and in results printed rather than written.
+    public var files: [String]?
 
     /// What `gate` said of this run's deterministic figures against a baseline.
     public struct GateVerdict: Codable, Sendable, Equatable {

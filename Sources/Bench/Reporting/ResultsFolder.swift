@@ -21,8 +21,6 @@ public final class ResultsFolder: Sendable {
     static let lockName = ".lock"
     /// Files being written before they are published.
     static let stagingPrefix = ".incoming-"
-    /// The kinds of file a run writes at the top of its folder.
-    static let writtenExtensions: Set<String> = ["json", "md", "csv", "svg", "dat", "gp"]
 
     /// Why a results folder cannot be used or written, in one sentence naming the file.
     public struct FolderError: Error, CustomStringConvertible, Equatable {
@@ -31,10 +29,18 @@ public final class ResultsFolder: Sendable {
         public var description: String { "\(path): \(reason)" }
     }
 
-    /// Claims `directory` for this run, which reads `inputs` (files or folders).
-    public init(claiming directory: String, inputs: [String], fileSystem: any FileSystem = PosixFileSystem()) throws(FolderError) {
+    /// Whether this run made the folder, and whether it has published into it yet.
+    private let made: Bool
+    private let published = Locked(false)
+
+    /// Claims `directory` for this run, which reads `inputs` (files or folders); `madeHere` when
+    /// the run has just made it (a default folder).
+    public init(
+        claiming directory: String, inputs: [String], madeHere: Bool = false, fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(FolderError) {
         path = directory
         self.fileSystem = fileSystem
+        made = madeHere || !FileManager.default.fileExists(atPath: directory)
         try Self.checkPlace(directory, inputs: inputs)
         do {
             lockDescriptor = try fileSystem.lockExclusively(directory + "/" + Self.lockName)
@@ -62,6 +68,23 @@ public final class ResultsFolder: Sendable {
 
     deinit { fileSystem.close(lockDescriptor) }
 
+    /// A run that ends before it publishes takes back the folder it made: the lock, then the
+    /// folder if nothing else is in it. A folder it did not make keeps only the lock file.
+    public func abandonIfUnpublished() {
+        guard made, !published.withLock({ $0 }) else { return }
+        unlink(path + "/" + Self.lockName)
+        rmdir(path)
+    }
+
+    /// The files an earlier run's `results.json` says that run wrote (plain names in the folder);
+    /// none when it lists none (a file written before runs listed them, or not a run's).
+    static func filesWritten(by results: String) -> [String] {
+        struct Listing: Decodable { var files: [String]? }
+        guard let data = FileManager.default.contents(atPath: results),
+              let files = (try? JSONDecoder().decode(Listing.self, from: data))?.files else { return [] }
+        return files.filter { !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." }
+    }
+
     /// Names this tool keeps beside the results: the lock and staging folders.
     static func isOurs(_ name: String) -> Bool { name == lockName || name.hasPrefix(stagingPrefix) }
 
@@ -73,11 +96,11 @@ public final class ResultsFolder: Sendable {
         if manager.fileExists(atPath: directory, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw FolderError(path: directory, reason: "a file, not a folder") }
         } else {
-            var ancestor = (directory as NSString).deletingLastPathComponent
-            while !ancestor.isEmpty, ancestor != "/", !manager.fileExists(atPath: ancestor, isDirectory: &isFolder) {
-                ancestor = (ancestor as NSString).deletingLastPathComponent
+            var ancestor = OutputFile.parent(of: directory)
+            while ancestor != ".", ancestor != "/", !manager.fileExists(atPath: ancestor, isDirectory: &isFolder) {
+                ancestor = OutputFile.parent(of: ancestor)
             }
-            if !ancestor.isEmpty, manager.fileExists(atPath: ancestor, isDirectory: &isFolder), !isFolder.boolValue {
+            if manager.fileExists(atPath: ancestor, isDirectory: &isFolder), !isFolder.boolValue {
                 throw FolderError(path: directory, reason: "inside a file (\(ancestor) is a file)")
             }
             do {
@@ -122,12 +145,12 @@ public final class ResultsFolder: Sendable {
             throw error
         }
         // Every new file is whole: the earlier run's results.json goes first, so a cut-off
-        // publish never leaves a folder that reads as one whole run.
-        let earlier = ((try? fileSystem.contentsOfDirectory(path)) ?? []).filter {
-            !Self.isOurs($0) && Self.writtenExtensions.contains(($0 as NSString).pathExtension)
-        }
+        // publish never leaves a folder that reads as one whole run. Of the earlier run's
+        // files only those its results.json lists are removed: anything else is not ours.
+        let present = Set((try? fileSystem.contentsOfDirectory(path)) ?? [])
+        let earlier = Self.filesWritten(by: path + "/results.json").filter { present.contains($0) && !Self.isOurs($0) }
         do {
-            if earlier.contains("results.json") { try fileSystem.remove(path + "/results.json") }
+            if present.contains("results.json") { try fileSystem.remove(path + "/results.json") }
             let ordered = written.filter { $0 != "results.json" } + written.filter { $0 == "results.json" }
             for name in ordered { try fileSystem.rename(staging + "/" + name, to: path + "/" + name) }
             for name in earlier where !written.contains(name) { try fileSystem.remove(path + "/" + name) }
@@ -137,6 +160,7 @@ public final class ResultsFolder: Sendable {
             throw FolderError(path: path, reason: Self.plain(error))
         }
         try? FileManager.default.removeItem(atPath: staging)
+        published.withLock { $0 = true }
         return written
     }
 
@@ -159,16 +183,8 @@ public final class ResultsFolder: Sendable {
         if let failure { throw FolderError(path: shown, reason: "cannot write: " + Self.plain(failure)) }
     }
 
-    /// An error as a plain clause: the system's words for an errno, not a framework's dump.
+    /// An error as a plain clause (`PlainFailure`), a folder's own errors as they are.
     static func plain(_ error: any Error) -> String {
-        if let failure = error as? FileSystemError { return FileSystemError.reason(failure.code) }
-        if let failure = error as? FolderError { return failure.description }
-        let bridged = error as NSError
-        if let underlying = bridged.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return FileSystemError.reason(Int32(underlying.code))
-        }
-        if bridged.domain == NSPOSIXErrorDomain { return FileSystemError.reason(Int32(bridged.code)) }
-        if bridged.domain == NSCocoaErrorDomain, bridged.code == CocoaError.fileWriteOutOfSpace.rawValue { return "no space left on device" }
-        return bridged.localizedDescription
+        (error as? FolderError)?.description ?? PlainFailure.clause(error)
     }
 }

@@ -1,16 +1,31 @@
 import Foundation
+import ImagePipeline
+import Workloads
 
 /// Writes a run's results where people and machines find them:
 /// `results.json` (versioned), one CSV per section, `report.md` for pull
 /// requests, and the charts.
 public enum ResultsWriter {
-    /// `results/<UTC timestamp>` under `base`.
-    public static func timestampedDirectory(base: String = "results") -> String {
+    /// `results/<UTC timestamp>` under `base`, made here and new: when a folder of that name
+    /// exists (a run in the same second), `-2`, `-3`, … is added until the name is free.
+    public static func newTimestampedDirectory(base: String = "results") throws(ResultsFolder.FolderError) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return base + "/" + formatter.string(from: Date())
+        let stamp = base + "/" + formatter.string(from: Date())
+        do { try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true) } catch {
+            throw ResultsFolder.FolderError(path: base, reason: "cannot create the folder (\(ResultsFolder.plain(error)))")
+        }
+        for attempt in 1...1_000 {
+            let candidate = attempt == 1 ? stamp : "\(stamp)-\(attempt)"
+            // mkdir fails on a name that exists, so two runs racing for one name get two.
+            if mkdir(candidate, 0o777) == 0 { return candidate }
+            guard errno == EEXIST else {
+                throw ResultsFolder.FolderError(path: candidate, reason: "cannot create the folder (\(FileSystemError.reason(errno)))")
+            }
+        }
+        throw ResultsFolder.FolderError(path: stamp, reason: "a thousand runs this second already have folders here; give --output")
     }
 
     /// The longest table `report.md` holds inline (characters of Markdown); the report stays
@@ -23,11 +38,6 @@ public enum ResultsWriter {
     public static func write(_ results: BenchResults, to folder: ResultsFolder) throws(ResultsFolder.FolderError) -> (files: [String], notes: [String]) {
         var files: [(name: String, contents: Data)] = []
         var notes: [String] = []
-        let json: Data
-        do { json = try ResultsJSON.encoder().encode(results) } catch {
-            throw ResultsFolder.FolderError(path: folder.path + "/results.json", reason: "cannot encode the results (\(error))")
-        }
-        files.append(("results.json", json))
 
         var markdown = "# ImageCacheBench results\n\n`\(results.command)` on \(results.machine.cores) cores, \(results.createdAt)\n"
         let summary = RunSummary.lines(results)
@@ -91,7 +101,18 @@ public enum ResultsWriter {
                 return [base + ".dat", base + ".gp"]
             }
             // A chart gnuplot could not draw is left out rather than failing the run.
-            return (dataFiles + drawn + ["report.md"]).filter { FileManager.default.fileExists(atPath: staging + "/" + $0) }
+            let others = (dataFiles + drawn + ["report.md"]).filter { FileManager.default.fileExists(atPath: staging + "/" + $0) }
+            // results.json last, naming every file of the run, itself included.
+            var listed = results
+            listed.files = files.map(\.name) + others + ["results.json"]
+            let json: Data
+            do { json = try ResultsJSON.encoder().encode(listed) } catch {
+                throw ResultsFolder.FolderError(path: folder.path + "/results.json", reason: "cannot encode the results (\(error))")
+            }
+            do { try json.write(to: URL(fileURLWithPath: staging + "/results.json")) } catch {
+                throw ResultsFolder.FolderError(path: folder.path + "/results.json", reason: "cannot write: " + PlainFailure.clause(error))
+            }
+            return others + ["results.json"]
         }
         return (written, notes)
     }

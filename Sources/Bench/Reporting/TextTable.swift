@@ -34,9 +34,14 @@ public struct TextTable: Sendable {
 
     /// The same table in GitHub Markdown, for pull requests.
     public func markdown() -> String {
-        let header = "| " + headers.joined(separator: " | ") + " |"
+        // A cell is one line with no bare pipe: a trace named `a|b` or with a line break stays in its column.
+        func cell(_ text: String) -> String {
+            text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r\n", with: " ")
+                .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        }
+        let header = "| " + headers.map(cell).joined(separator: " | ") + " |"
         let rule = "| " + alignments.map { $0 == .left ? "---" : "---:" }.joined(separator: " | ") + " |"
-        return ([header, rule] + rows.map { "| " + $0.joined(separator: " | ") + " |" }).joined(separator: "\n")
+        return ([header, rule] + rows.map { "| " + $0.map(cell).joined(separator: " | ") + " |" }).joined(separator: "\n")
     }
 
     /// The same table as CSV (RFC 4180 quoting), for spreadsheets.

@@ -9,7 +9,7 @@ public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
     case bytes(Int)
     case fraction(Double)
 
-    public struct ParseError: Error, CustomStringConvertible {
+    public struct ParseError: UsageError, CustomStringConvertible {
         public let text: String
         /// What is wrong, when it is more than the form.
         public var reason: String?
@@ -41,11 +41,14 @@ public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
         }
         let number = String(trimmed.dropLast(unit.0.count))
         guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite else { throw ParseError(text: text) }
-        guard value > 0 else { throw ParseError(text: text, reason: "a size must be above 0 (for no disk tier, write none)") }
+        guard value > 0 else { throw ParseError(text: text, reason: "a size must be above 0") }
         guard value * unit.1 <= Double(Self.largest) else {
             throw ParseError(text: text, reason: "larger than the largest size taken, 4EiB (\(Self.largest)B)")
         }
-        self = .bytes(Int((value * unit.1).rounded()))
+        // Sizes are whole bytes, rounded to the nearest: one that rounds to none is refused as 0B is.
+        let bytes = Int((value * unit.1).rounded())
+        guard bytes >= 1 else { throw ParseError(text: text, reason: "less than one byte (sizes are whole bytes, rounded to the nearest)") }
+        self = .bytes(bytes)
     }
 
     /// The size in bytes, given the footprint a fraction refers to.

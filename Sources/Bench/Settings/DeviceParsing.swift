@@ -4,7 +4,7 @@ import CacheSimulation
 /// (`iphone-3gb,baseline=120MB`), or a phone of their own (`limit=1400MiB,baseline=80MiB,warning=75%`).
 /// `warning` and `critical` take a size or a share of the limit.
 public enum DeviceParsing {
-    public struct ParseError: Error, CustomStringConvertible {
+    public struct ParseError: UsageError, CustomStringConvertible {
         public let text: String
         public let reason: String
         public var description: String {
@@ -55,7 +55,7 @@ public enum DeviceParsing {
         device.warningBytes = warning ?? Int(Double(device.limitBytes) * warningShare)
         device.criticalBytes = critical ?? Int(Double(device.limitBytes) * criticalShare)
         guard device.isConsistent else {
-            throw ParseError(text: text, reason: "the app's own footprint, the warning, the critical warning and the limit must rise in that order")
+            throw ParseError(text: text, reason: "the app's own footprint (baseline \(ByteSize.format(device.baselineBytes))), the warning (\(ByteSize.format(device.warningBytes))), the critical warning (\(ByteSize.format(device.criticalBytes))) and the limit (\(ByteSize.format(device.limitBytes))) must rise in that order")
         }
         return device
     }

@@ -33,6 +33,11 @@ public struct StressScenario: Sendable, CustomStringConvertible {
     public var memoryBytes: Int
     public var diskBytes: Int
 
+    /// The most requests one scenario sends, and distinct images it makes (each synthesised
+    /// and kept by the origin): enough for any soak, and a run that ends.
+    public static let maximumRequests = 10_000_000
+    public static let maximumImages = 100_000
+
     public init(_ kind: Kind, requests: Int = 2_000, keys: Int = 24, concurrency: Int = 128,
                 memoryBytes: Int = 4 << 20, diskBytes: Int = 2 << 20) {
         self.kind = kind

@@ -48,6 +48,16 @@ public struct FidelityTargets: Codable, Sendable, Equatable {
         }
         return FidelityTargets(command: command, targets: targets)
     }
+
+    /// The services these targets were measured for.
+    public var services: [Service] { Service.allCases.filter { service in targets.contains { $0.service == service } } }
+
+    /// These targets with `measured`'s in place of theirs for each service `measured` has; the
+    /// other services' targets are kept, so measuring one service's responses changes only it.
+    public func replacing(with measured: FidelityTargets) -> FidelityTargets {
+        let replaced = Set(measured.services)
+        return FidelityTargets(command: measured.command, targets: targets.filter { !replaced.contains($0.service) } + measured.targets)
+    }
 }
 
 /// One app's generated figure against its target.

@@ -136,10 +136,8 @@ public struct RecordedWorkload: Sendable {
                     priority: image.priority == .visible ? .visible : .prefetch,
                     time: time, cancelledAfter: nil, offline: offline, session: Int32(sessions)))
             case .cancel(let id):
+                // The reader has checked that the cancel follows its request in this session.
                 if let index = pending.removeValue(forKey: id) {
-                    guard time >= requests[index].time else {
-                        throw .malformed(file: reader.path, line: reader.line, reason: "cancel of request \(id) comes before the request")
-                    }
                     requests[index].cancelledAfter = Int((time - requests[index].time) / 1_000_000)
                 }
             case .memoryWarning(let level):

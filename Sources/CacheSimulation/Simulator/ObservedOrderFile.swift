@@ -44,21 +44,14 @@ public enum ObservedOrderFile {
                 put(UInt64(0))
             }
         }
-        let output = OutputFile(path)
-        do {
-            try data.write(to: URL(fileURLWithPath: output.writingPath))
-        } catch {
-            output.discard()
-            throw .io(path: path, reason: "cannot write (\(error.localizedDescription))")
-        }
-        do { try output.commit() } catch { throw .io(path: path, reason: error.description) }
+        do { try OutputFile.write(data, to: path) } catch { throw .io(path: path, reason: error.description) }
     }
 
     /// The order and the number of requests of the trace it was observed on.
     public static func read(_ path: String) throws(SimulationTraceFile.FileError) -> (order: ObservedOrder, requests: Int) {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw .io(path: path, reason: "cannot read (\(error.localizedDescription))")
+            throw .io(path: path, reason: "cannot read (\(PlainFailure.clause(error)))")
         }
         guard data.count >= 24, data.prefix(4) == magic else { throw .malformed(path: path, reason: "not an observed order: no ICBO header") }
         let parsed = data.withUnsafeBytes { bytes in parse(bytes, count: data.count, path: path) }

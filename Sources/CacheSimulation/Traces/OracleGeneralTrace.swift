@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import Workloads
 @_spi(Simulation) import CacheEngine
 
 /// Reads libCacheSim's `oracleGeneral` binary traces (what `export` writes,
@@ -47,22 +48,24 @@ public enum OracleGeneralTrace {
     /// The trace's requests in order. In `objects` mode every object costs and
     /// weighs 1 (libCacheSim's `ignore_obj_size`): capacities count objects. Read a
     /// block at a time (a pipe too), so only the trace's columns stay in memory.
-    public static func read(_ path: String, objects: Bool) throws(SimulationTraceFile.FileError) -> SimulationTrace {
+    public static func read(_ path: String, objects: Bool, allowsEmpty: Bool = false) throws(SimulationTraceFile.FileError) -> SimulationTrace {
         var whole = PlainTraceChunk()
-        try scan(path, objects: objects, chunkRequests: .max) { whole = $0 }
+        try scan(path, objects: objects, allowsEmpty: allowsEmpty, chunkRequests: .max) { whole = $0 }
         return whole.trace()
     }
 
     /// The trace's requests in chunks of `chunkRequests` (the last one shorter), each handed to
     /// `publish` as soon as it is interned: what a `PlainTraceStream` reads.
     public static func stream(
-        _ path: String, objects: Bool, chunkRequests: Int = 1 << 17, publish: (PlainTraceChunk) -> Void
+        _ path: String, objects: Bool, allowsEmpty: Bool = false, chunkRequests: Int = 1 << 17, publish: (PlainTraceChunk) -> Void
     ) throws(SimulationTraceFile.FileError) {
-        try scan(path, objects: objects, chunkRequests: chunkRequests, publish: publish)
+        try scan(path, objects: objects, allowsEmpty: allowsEmpty, chunkRequests: chunkRequests, publish: publish)
     }
 
+    /// An empty file is refused unless `allowsEmpty`, as an empty recorded or delimited trace is:
+    /// it is usually a cut or failed export, and its figures would read as real.
     private static func scan(
-        _ path: String, objects: Bool, chunkRequests: Int, publish: (PlainTraceChunk) -> Void
+        _ path: String, objects: Bool, allowsEmpty: Bool, chunkRequests: Int, publish: (PlainTraceChunk) -> Void
     ) throws(SimulationTraceFile.FileError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .io(path: path, reason: "cannot read (no such file, or no permission)")
@@ -74,11 +77,14 @@ public enum OracleGeneralTrace {
         while true {
             let block: Data
             do { block = try handle.read(upToCount: recordSize * min(1 << 17, chunkRequests)) ?? Data() } catch {
-                throw .io(path: path, reason: "cannot read (\(error.localizedDescription))")
+                throw .io(path: path, reason: "cannot read (\(PlainFailure.clause(error)))")
             }
             if block.isEmpty { break }
             reader.feed(block)
             if reader.chunk.count >= chunkRequests { publish(reader.takeChunk()) }
+        }
+        guard reader.bytesRead > 0 || allowsEmpty else {
+            throw .io(path: path, reason: "an empty file, no requests: usually a cut or failed export (--allow-empty accepts it)")
         }
         guard reader.isAtRecordBoundary else {
             throw .malformed(path: path, reason: "\(reader.bytesRead) bytes is not a whole number of \(recordSize)-byte records; "

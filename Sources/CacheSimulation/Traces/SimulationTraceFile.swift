@@ -35,6 +35,7 @@ public enum SimulationTraceFile {
 
     /// Whether a file starts like a binary trace.
     public static func isBinaryTrace(_ path: String) -> Bool {
+        if path.hasSuffix(".icbt") { return true }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 4)).map { Array($0) == magic } ?? false
@@ -82,6 +83,10 @@ public enum SimulationTraceFile {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw .io(path: path, reason: "cannot open for reading") }
         defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_size == 0 {
+            throw .malformed(path: path, reason: "an empty file; a binary trace starts with ICBT and a 24-byte header (synth-trace writes one)")
+        }
         var header = [UInt8](repeating: 0, count: 24)
         try fill(&header, descriptor, path)
         guard Array(header[0..<4]) == magic else { throw .malformed(path: path, reason: "wrong magic") }
@@ -91,7 +96,6 @@ public enum SimulationTraceFile {
              Int($0.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian))
         }
         guard found == version else { throw .malformed(path: path, reason: "version \(found), this reader knows \(version)") }
-        var status = stat()
         guard fstat(descriptor, &status) == 0, requests >= 0, keys >= 0, keys <= Int(Int32.max),
               Int(status.st_size) == 24 + keys * 8 + requests * (4 + 4 + 4 + 8) else {
             throw .malformed(path: path, reason: "its size does not match \(requests) requests and \(keys) keys")

@@ -5,6 +5,11 @@ extension SimulationTrace {
     /// An independent-reference trace with Zipf popularity: object `i` (from 0)
     /// is requested with probability proportional to `1 / (i + 1)^alpha`.
     /// Deterministic for a seed. Every object costs and weighs `cost`.
+    /// The most requests and objects a synthetic trace holds: it is made whole in memory (about
+    /// 30 bytes a request and 16 an object), so these keep one under a few GiB.
+    public static let maximumSyntheticRequests = 100_000_000
+    public static let maximumSyntheticObjects = 100_000_000
+
     public static func zipf(
         objects: Int, alpha: Double, requests: Int, seed: UInt64, cost: Int = 1
     ) -> SimulationTrace {

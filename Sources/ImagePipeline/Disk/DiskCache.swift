@@ -71,11 +71,16 @@ public final class DiskCache: Sendable {
         } catch {
             throw .unusable(error)
         }
+        _ = try Self.isMarked(configuration)
         do {
             lockDescriptor = try files.lockExclusively(configuration.directory + "/.lock")
         } catch {
             if error.code == EWOULDBLOCK { throw .locked(directory: configuration.directory) }
             throw .unusable(error)
+        }
+        do throws(DiskCacheError) { try Self.mark(configuration) } catch {
+            files.close(lockDescriptor)
+            throw error
         }
         var index = Index(model: DiskIndexModel(
             byteLimit: configuration.byteLimit, countLimit: configuration.countLimit,

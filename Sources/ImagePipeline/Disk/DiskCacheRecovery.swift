@@ -26,13 +26,34 @@ extension DiskCache {
     }
 
     static let recencyFile = ".recency"
+    /// Marks a directory as a disk cache's: written into a new or empty one before any entry,
+    /// so a cache never opens (and never deletes in) a folder of someone else's files, however
+    /// much their names look like entries.
+    static let markerFile = ".imagecache-disk"
+
+    /// Whether the directory is a disk cache's (marked); a directory without the mark that holds
+    /// anything but our lock is refused before anything is written in it.
+    static func isMarked(_ configuration: Configuration) throws(DiskCacheError) -> Bool {
+        let names: [String]
+        do { names = try configuration.fileSystem.contentsOfDirectory(configuration.directory) } catch { throw .unusable(error) }
+        if names.contains(markerFile) { return true }
+        if let other = names.first(where: { $0 != ".lock" }) { throw .notACache(directory: configuration.directory, example: other) }
+        return false
+    }
+
+    /// Marks a new or empty directory as this cache's (under its lock, before any entry).
+    static func mark(_ configuration: Configuration) throws(DiskCacheError) {
+        guard try !isMarked(configuration) else { return }
+        let files = configuration.fileSystem
+        do { files.close(try files.create(configuration.directory + "/" + markerFile)) } catch { throw .unusable(error) }
+    }
 
     /// Reads every entry's trailer, deletes leftovers and damaged entries, and
     /// inserts the rest in write order.
     static func rebuild(_ index: inout Index, configuration: Configuration) throws(FileSystemError) {
         let files = configuration.fileSystem
         var found: [(name: String, sequence: UInt64, bytes: Int)] = []
-        for name in try files.contentsOfDirectory(configuration.directory) where name != ".lock" {
+        for name in try files.contentsOfDirectory(configuration.directory) where name != ".lock" && name != markerFile {
             let path = configuration.directory + "/" + name
             guard DiskFileName.isValid(name) else {
                 if name.hasSuffix(".tmp") { try? files.remove(path) }  // a write a crash interrupted

@@ -12,11 +12,16 @@ public enum DiskCacheError: Error, Equatable, CustomStringConvertible {
     case locked(directory: String)
     /// The directory cannot be created or listed.
     case unusable(FileSystemError)
+    /// The directory holds files a disk cache did not write (`example` is one): it is not opened,
+    /// so nothing in it is deleted.
+    case notACache(directory: String, example: String)
 
     public var description: String {
         switch self {
         case .locked(let directory): "disk cache \(directory) is in use by another process"
         case .unusable(let error): "disk cache unusable: \(error)"
+        case .notACache(let directory, let example):
+            "\(directory) holds files this disk cache did not write (\(example), …); give a new or empty folder, or one a disk cache made"
         }
     }
 }

@@ -104,6 +104,9 @@ public enum HARImporter {
     fileprivate static func byteCount(_ node: JSONNode) throws(ImportError) -> Int {
         let value = try node.int()
         guard value >= -1 else { throw node.fail("not a size in bytes (or -1 for unknown): \(value)") }
+        guard value <= ImageRequestEvent.maximumBytes else {
+            throw node.fail("\(value) bytes is more than the largest response taken, \(ImageRequestEvent.maximumBytes) (1 TiB)")
+        }
         return value
     }
 
@@ -209,8 +212,10 @@ public enum HARImporter {
     /// Milliseconds since 1970 of an ISO 8601 date with optional fractional seconds.
     fileprivate static func startTime(_ node: JSONNode) throws(ImportError) -> Double {
         let text = try node.string()
-        guard let milliseconds = ISO8601Time.milliseconds(text) else { throw node.fail("not an ISO 8601 date: \"\(text.prefix(64))\"") }
-        return milliseconds
+        switch ISO8601Time.parse(text) {
+        case .success(let milliseconds): return milliseconds
+        case .failure(let problem): throw node.fail("\"\(text.prefix(64))\": \(problem.reason)")
+        }
     }
 
     /// The response body when the HAR holds it (plain text or base64).

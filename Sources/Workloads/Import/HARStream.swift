@@ -174,7 +174,7 @@ private final class ByteSource {
         }
         let data: Data?
         do { data = try handle.read(upToCount: Self.chunk) } catch {
-            throw .unreadable(file: file, reason: "read failed (\(error.localizedDescription))")
+            throw .unreadable(file: file, reason: "read failed (\(PlainFailure.clause(error)))")
         }
         guard let data, !data.isEmpty else {
             atEnd = true

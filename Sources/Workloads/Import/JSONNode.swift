@@ -74,6 +74,9 @@ struct JSONNode {
             return number.intValue
         }
         if let text = value as? String, let number = Int(text) { return number }  // ids arrive as strings too
+        if let number = value as? NSNumber, !number.isJSONBoolean, number.doubleValue.isFinite, number.doubleValue == number.doubleValue.rounded() {
+            throw fail("\(number) is too large for this field (at most 10^15)")
+        }
         throw fail("expected an integer")
     }
 

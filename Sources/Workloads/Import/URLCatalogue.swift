@@ -32,7 +32,7 @@ public struct URLCatalogue: Codable, Sendable, Equatable {
     public mutating func add(file path: String, service: Service? = nil) throws(ImportError) {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw .unreadable(file: path, reason: "cannot read (\(error.localizedDescription))")
+            throw .unreadable(file: path, reason: "cannot read (\(PlainFailure.clause(error)))")
         }
         try add(data: data, file: path, service: service)
     }
@@ -73,7 +73,7 @@ public struct URLCatalogue: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(URLCatalogue.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw .unreadable(file: path, reason: "not a URL catalogue (\(error.localizedDescription)); make one with `imagecache-bench import api`")
+            throw .unreadable(file: path, reason: "not a URL catalogue (\(PlainFailure.clause(error))); make one with `imagecache-bench import api`")
         }
     }
 }

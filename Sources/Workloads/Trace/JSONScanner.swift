@@ -116,9 +116,9 @@ struct JSONScanner {
         guard bytes[span.lowerBound] == UInt8(ascii: "\"") else { throw wrongType(at: path, expected: "a string", span) }
         let inner = span.lowerBound + 1..<span.upperBound - 1
         if memchr(bytes.baseAddress! + inner.lowerBound, Int32(UInt8(ascii: "\\")), inner.count) == nil {
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[inner]), as: UTF8.self)
+            return try Self.text(UnsafeBufferPointer(rebasing: bytes[inner]), at: path)
         }
-        return try Self.unescape(bytes, inner)
+        return try Self.unescape(bytes, inner, at: path)
     }
 
     /// Whether a string value's bytes are exactly `literal` (no String is built).
@@ -338,7 +338,7 @@ struct JSONScanner {
 
     /// The text of a string's inside (already checked by `stringSpan`) with its escapes
     /// resolved; a lone UTF-16 surrogate is refused.
-    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ inner: Range<Int>) throws(JSONLineError) -> String {
+    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ inner: Range<Int>, at path: String) throws(JSONLineError) -> String {
         var utf8: [UInt8] = []
         utf8.reserveCapacity(inner.count)
         var index = inner.lowerBound
@@ -377,14 +377,23 @@ struct JSONScanner {
             default: utf8.append(escape)  // \" \\ \/
             }
         }
-        return String(decoding: utf8, as: UTF8.self)
+        return try utf8.withUnsafeBufferPointer { bytes throws(JSONLineError) in try text(bytes, at: path) }
+    }
+
+    /// A string's bytes as text, refused when they are not UTF-8 (JSON's encoding): replacing
+    /// them would make different URLs one key.
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, at path: String) throws(JSONLineError) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw JSONLineError(reason: "\(path) holds bytes that are not UTF-8 (JSON text is UTF-8; a URL's other bytes are written %-escaped)")
+        }
+        return text
     }
 
     /// Which of `names` a key is; keys with escapes (rare) are compared as text.
     private func field(named key: Range<Int>, escaped: Bool, in names: FieldNames, tryingFirst first: Int) throws(JSONLineError) -> Int? {
         let inner = key.lowerBound + 1..<key.upperBound - 1
         guard escaped else { return names.index(of: UnsafeBufferPointer(rebasing: bytes[inner]), tryingFirst: first) }
-        let text = try Self.unescape(bytes, inner)
+        let text = try Self.unescape(bytes, inner, at: "a member name")
         return names.names.firstIndex(of: text)
     }
 

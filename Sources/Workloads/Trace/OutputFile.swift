@@ -22,12 +22,24 @@ public struct OutputFile: Sendable {
         } else {
             let url = URL(fileURLWithPath: path)
             writingPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+            Self.unfinished.withLock { _ = $0.insert(writingPath) }
         }
+    }
+
+    /// Files being written that are not yet committed or discarded: removed however the
+    /// process ends (`discardUnfinished`), so no `.partial-PID` file outlives its run.
+    private static let unfinished = Locked<Set<String>>([])
+
+    /// Removes every file still being written. The command line calls it on every way out:
+    /// an error, an exit, and a signal that ends the process.
+    public static func discardUnfinished() {
+        for path in unfinished.withLock({ files in defer { files.removeAll() }; return files }) { unlink(path) }
     }
 
     /// Renames the whole file into place.
     public func commit() throws(TraceError) {
         guard writingPath != path else { return }
+        Self.unfinished.withLock { _ = $0.remove(writingPath) }
         guard rename(writingPath, path) == 0 else {
             let reason = FileSystemError.reason(errno)
             discard()
@@ -38,7 +50,19 @@ public struct OutputFile: Sendable {
     /// Removes what was written (after a failure).
     public func discard() {
         guard writingPath != path else { return }
+        Self.unfinished.withLock { _ = $0.remove(writingPath) }
         unlink(writingPath)
+    }
+
+    /// Writes `contents` to `path` whole (under the hidden name, then renamed into place); on any
+    /// failure nothing is left and the error says where and why in plain words.
+    public static func write(_ contents: Data, to path: String) throws(TraceError) {
+        let output = OutputFile(path)
+        do { try contents.write(to: URL(fileURLWithPath: output.writingPath)) } catch {
+            output.discard()
+            throw .io(file: path, reason: "cannot write (\(PlainFailure.clause(error)))")
+        }
+        try output.commit()
     }
 
     /// Refuses a destination that is one of the files a command reads.
@@ -47,6 +71,16 @@ public struct OutputFile: Sendable {
         if let input = inputs.first(where: { canonical($0) == destination }) {
             throw .io(file: output, reason: "is the input \(input); write to another file")
         }
+    }
+
+    /// The folder `path` names a file in: `.` for a bare name, `/` at the top. Worked out on the
+    /// text, which any name a user types can go through.
+    public static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        let head = trimmed[..<slash]
+        return head.isEmpty ? "/" : String(head)
     }
 
     /// The path with symbolic links, `.` and `..` resolved; as given when it cannot be.

@@ -34,22 +34,29 @@ public struct TraceReader {
     private let lines: LineReader
     private var events = 0
     private var sessions = 0
+    private var order = TraceOrder()
 
     public init(path: String, allowsEmpty: Bool = false) throws(TraceError) {
         self.path = path
         self.allowsEmpty = allowsEmpty
         lines = try LineReader(path: path)
-        guard let number = try lines.next() else { throw .missingHeader(file: path) }
+        guard let number = try lines.next() else { throw .malformed(file: path, line: 1, reason: "an empty file: a trace starts with its header line") }
         let line = lines.withLine { Data($0) }
         if line.starts(with: "ICBT".utf8) {
             throw .io(file: path, reason: "a binary simulation trace (.icbt), which simulate, sweep and stats read; this command reads JSON Lines traces (.jsonl, .jsonl.gz)")
+        }
+        if line.contains(UInt8(ascii: "\r")) {
+            throw .malformed(file: path, line: number, reason: "lines end in a carriage return alone; a trace's lines end in LF or CRLF (convert with `tr '\\r' '\\n'`)")
         }
         let header: TraceHeader
         do {
             header = try JSONDecoder().decode(TraceHeader.self, from: line)
         } catch {
-            guard number == 1 else { throw .malformed(file: path, line: number, reason: Self.explain(error)) }
-            throw .missingHeader(file: path)
+            // A line that names the header's fields is a header with a wrong field: say which.
+            let isHeader = (try? JSONSerialization.jsonObject(with: line) as? [String: Any])?.keys.contains("schema") ?? false
+            guard number == 1 || isHeader else { throw .malformed(file: path, line: number, reason: PlainFailure.clause(error)) }
+            guard isHeader else { throw .missingHeader(file: path) }
+            throw .malformed(file: path, line: number, reason: "the trace header's " + PlainFailure.clause(error))
         }
         guard header.schema == TraceHeader.currentSchema else {
             throw .unsupportedSchema(file: path, found: header.schema, supported: TraceHeader.currentSchema)
@@ -80,6 +87,7 @@ public struct TraceReader {
         } catch {
             throw .malformed(file: path, line: number, reason: error.reason)
         }
+        if let problem = order.admit(event) { throw .malformed(file: path, line: number, reason: problem) }
         events += 1
         if case .session = event.kind { sessions += 1 }
         return event
@@ -90,24 +98,6 @@ public struct TraceReader {
         var events: [TraceEvent] = []
         while let event = try next() { events.append(event) }
         return events
-    }
-
-    /// A decoding error of the header as one readable clause.
-    private static func explain(_ error: any Error) -> String {
-        switch error {
-        case Swift.DecodingError.keyNotFound(let key, let context):
-            "missing field \"\(path(context.codingPath + [key]))\""
-        case Swift.DecodingError.typeMismatch(_, let context), Swift.DecodingError.valueNotFound(_, let context):
-            "wrong type for \"\(path(context.codingPath))\": \(context.debugDescription)"
-        case Swift.DecodingError.dataCorrupted(let context):
-            context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)): \(context.debugDescription)"
-        default:
-            String(describing: error)
-        }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map(\.stringValue).joined(separator: ".")
     }
 }
 

@@ -1,0 +1,37 @@
+import Dispatch
+import Foundation
+import ImagePipeline
+import Workloads
+
+/// What a run leaves behind when it ends early: files it had not finished writing, and a results
+/// folder it made but never wrote (`also`). Removed at
+/// exit (an error, `exit`) and on the signals that end a run from outside (Ctrl-C, `kill`,
+/// a closed terminal), after which the signal ends the process as it would have.
+enum ExitCleanup {
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    private static let others = Locked<[@Sendable () -> Void]>([])
+
+    /// Runs `cleanup` too on every way out.
+    static func also(_ cleanup: @escaping @Sendable () -> Void) { others.withLock { $0.append(cleanup) } }
+
+    private static func run() {
+        OutputFile.discardUnfinished()
+        for cleanup in others.withLock({ all in defer { all.removeAll() }; return all }) { cleanup() }
+    }
+
+    static func install() {
+        atexit { ExitCleanup.run() }
+        for number in signals {
+            signal(number, SIG_IGN)  // delivered to the source below instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                run()
+                signal(number, SIG_DFL)
+                kill(getpid(), number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}
