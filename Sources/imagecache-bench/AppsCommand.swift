@@ -26,7 +26,7 @@ struct AppsCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        _ = try DeviceParsing.parse(device)
+        _ = try CacheOptions.device(device)
         try OptionCheck.count(liveSessions, "--live-sessions", atLeast: 0, atMost: 1_000_000)
     }
 
@@ -47,7 +47,7 @@ struct AppsCommand: AsyncParsableCommand {
         }
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
-        results.apps = AppComparison.run(loaded, device: try DeviceParsing.parse(device))
+        results.apps = AppComparison.run(loaded, device: try CacheOptions.device(device))
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
         if liveSessions > 0 {

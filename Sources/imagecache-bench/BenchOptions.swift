@@ -235,7 +235,7 @@ struct CacheOptions: ParsableArguments {
         matrix.honoursInvalidations = !ignoreInvalidations
         matrix.inFlight = inFlight
         matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
-        matrix.device = try DeviceParsing.parse(device)
+        matrix.device = try CacheOptions.device(device)
         guard case .fraction(let share) = try Self.size(maxEntry, option: "--max-entry"), share <= 1 else {
             throw ValidationError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
         }
@@ -254,6 +254,11 @@ struct CacheOptions: ParsableArguments {
     }
 
     static func size(_ text: String) throws -> ByteSize { try size(text, option: "--memory") }
+
+    /// --device as a phone, or nil for none; a bad one is a usage error wherever it is read.
+    static func device(_ text: String) throws -> DeviceModel? {
+        do { return try DeviceParsing.parse(text) } catch { throw ValidationError(error.description) }
+    }
 
     static func size(_ text: String, option: String) throws -> ByteSize {
         do { return try ByteSize(parsing: text) } catch { throw ValidationError("\(option): \(error.description)") }

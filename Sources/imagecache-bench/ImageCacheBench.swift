@@ -39,7 +39,7 @@ struct ImageCacheBench: AsyncParsableCommand {
             }
         } catch {
             let type = type(of: command)
-            if exitCode(for: error) == .validationFailure || error is any UsageError {
+            if exitCode(for: error) == .validationFailure {
                 let name = ["imagecache-bench", type.configuration.commandName].compactMap { $0 }.joined(separator: " ")
                 usageError("Error: \(type.message(for: error))\n  See '\(name) --help' for more information.")
             }

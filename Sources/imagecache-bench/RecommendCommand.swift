@@ -43,7 +43,7 @@ struct RecommendCommand: ParsableCommand {
         do {
             recommendation = try SettingsRecommender.recommend(
                 loaded, memoryBudget: try Self.absolute(memoryBudget, "--memory-budget"),
-                diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") }, device: try DeviceParsing.parse(device))
+                diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") }, device: try CacheOptions.device(device))
         } catch let error as RecommendationError {
             FileHandle.standardError.write(Data("recommend: no recommendation: \(error)\n".utf8))
             throw ExitCode.failure

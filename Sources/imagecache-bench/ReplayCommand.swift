@@ -51,7 +51,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         if let sessions { try OptionCheck.count(sessions, "--sessions", atLeast: 1, atMost: 1_000_000) }
         _ = try CacheOptions.diskPolicy(diskPolicy)
-        if try DeviceParsing.parse(device) != nil, concurrency != 1 {
+        if try CacheOptions.device(device) != nil, concurrency != 1 {
             throw ValidationError("--device replays one request at a time: add --concurrency 1")
         }
     }
@@ -81,7 +81,7 @@ struct ReplayCommand: AsyncParsableCommand {
         options.originStore = store
         options.observedOrderPath = saveOrder
         options.answersPath = saveAnswers
-        options.device = try DeviceParsing.parse(device)
+        options.device = try CacheOptions.device(device)
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
         for workload in loaded {

@@ -212,7 +212,7 @@ struct MemwarnCommand: ParsableCommand {
         try output.claim(inputs: workloads.inputPaths)
         let loaded = try workloads.load()
         var matrix = SimulationMatrix()
-        matrix.device = try DeviceParsing.parse(device)
+        matrix.device = try CacheOptions.device(device)
         matrix.policies = try CacheOptions.policies(policy)
         matrix.memorySizes = [try CacheOptions.size(memory)]
         matrix.diskSizes = [try CacheOptions.diskSize(disk)]

@@ -165,7 +165,7 @@ public final class ResultsFolder: Sendable {
     }
 
     /// One whole file, made durable before it is renamed into place.
-    private func write(_ contents: Data, to file: String, shownAs shown: String) throws(FolderError) {
+    func write(_ contents: Data, to file: String, shownAs shown: String) throws(FolderError) {
         let descriptor: Int32
         do { descriptor = try fileSystem.create(file) } catch { throw FolderError(path: shown, reason: Self.plain(error)) }
         defer { fileSystem.close(descriptor) }

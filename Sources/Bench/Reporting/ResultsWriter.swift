@@ -1,6 +1,5 @@
 import Foundation
 import ImagePipeline
-import Workloads
 
 /// Writes a run's results where people and machines find them:
 /// `results.json` (versioned), one CSV per section, `report.md` for pull
@@ -109,9 +108,7 @@ public enum ResultsWriter {
             do { json = try ResultsJSON.encoder().encode(listed) } catch {
                 throw ResultsFolder.FolderError(path: folder.path + "/results.json", reason: "cannot encode the results (\(error))")
             }
-            do { try json.write(to: URL(fileURLWithPath: staging + "/results.json")) } catch {
-                throw ResultsFolder.FolderError(path: folder.path + "/results.json", reason: "cannot write: " + PlainFailure.clause(error))
-            }
+            try folder.write(json, to: staging + "/results.json", shownAs: folder.path + "/results.json")
             return others + ["results.json"]
         }
         return (written, notes)

@@ -9,7 +9,7 @@ public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
     case bytes(Int)
     case fraction(Double)
 
-    public struct ParseError: UsageError, CustomStringConvertible {
+    public struct ParseError: Error, CustomStringConvertible {
         public let text: String
         /// What is wrong, when it is more than the form.
         public var reason: String?

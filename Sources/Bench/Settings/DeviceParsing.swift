@@ -4,7 +4,7 @@ import CacheSimulation
 /// (`iphone-3gb,baseline=120MB`), or a phone of their own (`limit=1400MiB,baseline=80MiB,warning=75%`).
 /// `warning` and `critical` take a size or a share of the limit.
 public enum DeviceParsing {
-    public struct ParseError: UsageError, CustomStringConvertible {
+    public struct ParseError: Error, CustomStringConvertible {
         public let text: String
         public let reason: String
         public var description: String {

@@ -58,9 +58,28 @@ public struct OutputFile: Sendable {
     /// failure nothing is left and the error says where and why in plain words.
     public static func write(_ contents: Data, to path: String) throws(TraceError) {
         let output = OutputFile(path)
-        do { try contents.write(to: URL(fileURLWithPath: output.writingPath)) } catch {
+        // Written with the system's own calls, so a failure keeps its errno (Foundation's writes
+        // report a full disk or a file-size limit as an unnamed Cocoa error).
+        let descriptor = open(output.writingPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = FileSystemError.reason(errno)
             output.discard()
-            throw .io(file: path, reason: "cannot write (\(PlainFailure.clause(error)))")
+            throw .io(file: path, reason: "cannot write (\(reason))")
+        }
+        let failure: Int32? = contents.withUnsafeBytes { all in
+            var offset = 0
+            while offset < all.count {
+                let count = Glibc.write(descriptor, all.baseAddress! + offset, all.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return count < 0 ? errno : EIO }
+                offset += count
+            }
+            return nil
+        }
+        let closed = close(descriptor) == 0 ? nil : errno
+        if let code = failure ?? closed {
+            output.discard()
+            throw .io(file: path, reason: "cannot write (\(FileSystemError.reason(code)))")
         }
         try output.commit()
     }
