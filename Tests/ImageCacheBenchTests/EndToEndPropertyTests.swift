@@ -230,16 +230,36 @@ enum Mutator {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for _ in 0..<(1 + Int(generator.next() % 3)) {
             let line = Int(generator.next() % UInt64(max(lines.count, 1)))
-            switch generator.next() % 6 {
+            switch generator.next() % 8 {
             case 0: if !lines.isEmpty { lines.remove(at: line) }
             case 1: if !lines.isEmpty { lines.insert(lines[line], at: line) }
             case 2: if lines.count > 1 { lines.swapAt(line, Int(generator.next() % UInt64(lines.count))) }
+            case 3, 4: if !lines.isEmpty { lines[line] = mutateShape(lines[line], &generator) }
+            case 5: if !lines.isEmpty { lines.insert(#"{"id":\#(generator.next() % 40),"t":\#(generator.next() % 5_000),"type":"cancel"}"#, at: line) }
             default: if !lines.isEmpty { lines[line] = mutateJSON(lines[line], &generator) }
             }
         }
         let joined = lines.joined(separator: "\n")
         // Now and then the file is cut short, as a copy interrupted mid-write.
         return generator.next() % 8 == 0 ? String(joined.prefix(Int(generator.next() % UInt64(joined.count + 1)))) : joined
+    }
+
+    /// A line that breaks one of the format's promises while staying valid JSON: a clock that runs
+    /// back, a session skipped or renumbered, an id reused, a level or format the format lacks,
+    /// a picture of 0 bytes, a URL with a stray control or replacement character.
+    static func mutateShape(_ line: String, _ generator: inout SplitMix64) -> String {
+        func replacing(_ pattern: String, _ with: String) -> String {
+            line.replacingOccurrences(of: pattern, with: with, options: .regularExpression)
+        }
+        switch generator.next() % 7 {
+        case 0: return replacing(#""t":[0-9]+"#, #""t":\#(generator.next() % 100)"#)
+        case 1: return replacing(#""session":[0-9]+"#, #""session":\#(generator.next() % 4)"#)
+        case 2: return replacing(#""id":[0-9]+"#, #""id":\#(generator.next() % 8)"#)
+        case 3: return replacing(#""level":"[a-z]+""#, #""level":"\#(["severe", "Warning", "", "critical"][Int(generator.next() % 4)])""#)
+        case 4: return replacing(#""format":"[a-z]+""#, #""format":"\#(["banana", "JPEG", "svg", "ico", ""][Int(generator.next() % 5)])""#)
+        case 5: return replacing(#""bytes":[0-9]+"#, #""bytes":0"#)
+        default: return replacing(#"\.jpg""#, #".jpg\#(["\\u0000", "\u{FFFD}", "%FF", "\\ud800"][Int(generator.next() % 4)])""#)
+        }
     }
 
     static func mutateJSON(_ text: String, _ generator: inout SplitMix64) -> String {

@@ -172,8 +172,8 @@ public enum HARImporter {
             if size < 0 { size = try HARImporter.contentLength(response) ?? 0 }
             var width = 0, height = 0
             var estimate: ImageRequestEvent.SizeEstimate?
-            var format = String(mime.dropFirst("image/".count).prefix { $0 != ";" })
-            if format == "jpg" { format = "jpeg" }
+            // A content type the trace format has no name for is not a picture the trace can carry.
+            guard var format = HARImporter.traceFormat(mime: mime) else { return nil }
             if let body, let header = try? Thumbnailer().header(of: body) {
                 (width, height, format) = (header.width, header.height, header.format.rawValue)
                 size = body.count
@@ -196,6 +196,15 @@ public enum HARImporter {
                 width: width, height: height, format: format, boxWidth: width, boxHeight: height, scale: 1,
                 priority: .visible, fetchMilliseconds: milliseconds, sizeEstimate: estimate)), date: date)
         }
+    }
+
+    /// The trace's name for an image content type (`image/svg+xml` → svg), or nil for one it lacks.
+    static func traceFormat(mime: String) -> String? {
+        let subtype = mime.dropFirst("image/".count).prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        let names = ["jpg": "jpeg", "pjpeg": "jpeg", "x-png": "png", "svg+xml": "svg", "x-icon": "ico", "vnd.microsoft.icon": "ico",
+                     "tif": "tiff", "x-ms-bmp": "bmp", "heif": "heic"]
+        let name = names[subtype] ?? subtype
+        return TraceFormatNames.imageFormats.contains(name) ? name : nil
     }
 
     /// The response's `Content-Length` header, when it has one.

@@ -6,6 +6,13 @@ import ImagePipeline
 /// - within a session time never runs backwards (an idle time or a warning's age would be negative);
 /// - a request's id is unique within the trace, and a cancel names a request made before it in its session;
 /// - a warning's level and a picture's format are ones the format knows.
+/// The names a trace's enumerated fields take.
+enum TraceFormatNames {
+    /// The formats a picture may have: those the pipeline decodes, and those a recording
+    /// meets that it does not (their memory cost is still the decoded pixels).
+    static let imageFormats = ImageFormat.allCases.map(\.rawValue) + ["svg", "ico", "bmp", "tiff"]
+}
+
 struct TraceOrder {
     private var session = 0
     private var lastTime = 0
@@ -13,9 +20,6 @@ struct TraceOrder {
     /// This session's requests, which its cancels may name.
     private var sessionRequestIDs = Set<Int>()
 
-    /// The formats a picture may have: those the pipeline decodes, and those a recording
-    /// meets that it does not (their memory cost is still the decoded pixels).
-    static let imageFormats = ImageFormat.allCases.map(\.rawValue) + ["svg", "ico", "bmp", "tiff"]
     /// The warning levels a trace may carry.
     static let warningLevels = ["warning", "critical"]
 
@@ -41,8 +45,8 @@ struct TraceOrder {
         case .image(let image):
             guard requestIDs.insert(image.id).inserted else { return "request id \(image.id) is used twice; ids are unique within a trace" }
             sessionRequestIDs.insert(image.id)
-            guard Self.imageFormats.contains(image.format) else {
-                return "unknown image format \"\(image.format)\"; a trace names one of \(Self.imageFormats.joined(separator: ", "))"
+            guard TraceFormatNames.imageFormats.contains(image.format) else {
+                return "unknown image format \"\(image.format)\"; a trace names one of \(TraceFormatNames.imageFormats.joined(separator: ", "))"
             }
             if image.bytes == 0, image.width > 0, image.height > 0, image.sizeEstimate == nil {
                 return "a \(image.width)×\(image.height) picture read from its bytes, of 0 bytes; give the response's length in bytes"
