@@ -360,7 +360,7 @@ struct OutputOptions: ParsableArguments {
             // Without --output, a timestamped folder no earlier run has: two runs in one second never share one.
             folder = try output.map { try ResultsFolder(claiming: $0, inputs: inputs) }
                 ?? ResultsFolder(claiming: ResultsWriter.newTimestampedDirectory(), inputs: inputs, madeHere: true)
-        } catch { throw ValidationError("--output \(error)") }
+        } catch { throw ValidationError("--output \(PlainFailure.clause(error))") }
         Self.claimed.withLock { $0 = folder }
         ExitCleanup.also { folder.abandonIfUnpublished() }
     }

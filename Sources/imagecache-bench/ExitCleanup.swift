@@ -22,6 +22,12 @@ enum ExitCleanup {
 
     static func install() {
         atexit { ExitCleanup.run() }
+        // A parent may hand these signals down blocked (a test runner, a script's own mask):
+        // blocked, they would never reach the source below, and `kill` would not end the run.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for number in signals { sigaddset(&unblocked, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for number in signals {
             signal(number, SIG_IGN)  // delivered to the source below instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -2,6 +2,7 @@ import ArgumentParser
 import Bench
 import CacheSimulation
 import Foundation
+import Workloads
 
 struct RecommendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,7 +46,7 @@ struct RecommendCommand: ParsableCommand {
                 loaded, memoryBudget: try Self.absolute(memoryBudget, "--memory-budget"),
                 diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") }, device: try CacheOptions.device(device))
         } catch let error as RecommendationError {
-            FileHandle.standardError.write(Data("recommend: no recommendation: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("recommend: no recommendation: \(PlainFailure.clause(error))\n".utf8))
             throw ExitCode.failure
         }
         results.recommendation = recommendation

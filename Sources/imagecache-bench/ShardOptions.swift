@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Foundation
+import Workloads
 
 extension Shard {
     /// `i/n`, with the reason when it is not one.
@@ -81,7 +82,7 @@ struct MergeCommand: ParsableCommand {
             return (part, try Gate.load(file))
         }
         let results: BenchResults
-        do { results = try ShardMerge.merge(loaded) } catch { throw ValidationError("merge: \(error)") }
+        do { results = try ShardMerge.merge(loaded) } catch { throw ValidationError("merge: \(PlainFailure.clause(error))") }
         FileHandle.standardError.write(Data("merge: \(parts.count) shards of `\(results.command)`\n".utf8))
         output.show("simulate", ReportTables.simulations(results.simulations))
         output.show("keys", ReportTables.keys(results.keyComparisons))

@@ -284,22 +284,26 @@ struct CarelessInputTests {
         let refused = try await BenchProcess.run(["merge", Self.trace, Self.trace, "-o", "merged"], directory: work)
         #expect(refused.status != 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty, "the folder it made is gone")
-        // A HAR large enough to be mid-import when it is stopped.
-        let entry = #"{"startedDateTime":"2024-05-01T10:00:00Z","time":5,"request":{"url":"https://a.example/N.jpg"},"response":{"status":200,"bodySize":900,"content":{"size":900,"mimeType":"image/jpeg"}}}"#
-        let entries = (0..<400_000).map { entry.replacingOccurrences(of: "N", with: String($0)) }.joined(separator: ",")
-        let har = try file("big.har", Data(#"{"log":{"version":"1.2","entries":[\#(entries)]}}"#.utf8))
+        // An import reading a HAR from a pipe that has not ended is mid-import, its trace unfinished.
+        let pipe = work.appendingPathComponent("in.har").path
+        #expect(mkfifo(pipe, 0o600) == 0)
         let running = Process()
         running.executableURL = BenchProcess.executable
-        running.arguments = ["import", "har", har, "-o", work.path + "/big.jsonl"]
+        running.arguments = ["import", "har", pipe, "-o", work.path + "/out.jsonl"]
         running.standardOutput = FileHandle.nullDevice
         running.standardError = FileHandle.nullDevice
         try running.run()
-        // Stopped once its unfinished file exists, or after 5 s.
+        let writer = try await BenchProcess.offPool { try FileHandle(forWritingTo: URL(fileURLWithPath: pipe)) }
+        let entry = #"{"startedDateTime":"2024-05-01T10:00:00Z","time":5,"request":{"url":"https://a.example/1.jpg"},"response":{"status":200,"bodySize":900,"content":{"size":900,"mimeType":"image/jpeg"}}}"#
+        try writer.write(contentsOf: Data(#"{"log":{"version":"1.2","entries":[\#(entry),"#.utf8))
         for _ in 0..<100 where !(try FileManager.default.contentsOfDirectory(atPath: work.path).contains { $0.contains(".partial-") }) {
             try await Task.sleep(for: .milliseconds(50))
         }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).contains { $0.contains(".partial-") }, "mid-import")
         running.terminate()
         try await BenchProcess.offPool { running.waitUntilExit() }
+        try writer.close()
+        #expect(running.terminationReason == .uncaughtSignal && running.terminationStatus == SIGTERM, "ended by the signal, as it would have been")
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains("partial") }
         #expect(left.isEmpty, "\(left)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Workloads
 import ImagePipeline
 
 /// Every hostile case through the pipeline (memory tier, coalescing, the
@@ -37,7 +38,7 @@ public enum HostileRun {
                 let fits = image.width >= 1 && image.height >= 1 && image.width <= 400 && image.height <= 400
                 outcome = ("thumbnail \(image.width)×\(image.height)", fits && item.expectation == .thumbnail)
             } catch {
-                outcome = ("error: \(error)", item.expectation == .error)
+                outcome = ("error: \(PlainFailure.clause(error))", item.expectation == .error)
             }
             let elapsed = ContinuousClock.now - start
             results.append(Result(

@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import Workloads
 
 /// Writes a run's results where people and machines find them:
 /// `results.json` (versioned), one CSV per section, `report.md` for pull
@@ -106,7 +107,7 @@ public enum ResultsWriter {
             listed.files = files.map(\.name) + others + ["results.json"]
             let json: Data
             do { json = try ResultsJSON.encoder().encode(listed) } catch {
-                throw ResultsFolder.FolderError(path: folder.path + "/results.json", reason: "cannot encode the results (\(error))")
+                throw ResultsFolder.FolderError(path: folder.path + "/results.json", reason: "cannot encode the results (\(PlainFailure.clause(error)))")
             }
             try folder.write(json, to: staging + "/results.json", shownAs: folder.path + "/results.json")
             return others + ["results.json"]

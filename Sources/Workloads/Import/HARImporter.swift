@@ -57,7 +57,7 @@ public enum HARImporter {
             try checkSpan(event, from: origin)
             count(event.kind)
             do { try writing.append(TraceEvent(time: Int((event.start - origin).rounded()), event.kind)) } catch {
-                throw .unreadable(file: output, reason: "\(error)")
+                throw .unreadable(file: output, reason: "\(PlainFailure.clause(error))")
             }
         }
         try checkVersion(read.version)

@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 
 /// Walks a HAR document's entries one at a time, reading its bytes in 1 MiB chunks:
@@ -14,8 +15,11 @@ struct HARStream {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw .unreadable(file: path, reason: "a folder, not a HAR file")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(file: path, reason: "cannot open for reading") }
-        source = ByteSource(handle: handle, file: path)
+        // zlib reads a plain file as it is and inflates a gzip one (a .har.gz) as it goes.
+        guard FileManager.default.isReadableFile(atPath: path), let opened = gzopen(path, "rb") else {
+            throw .unreadable(file: path, reason: "cannot open for reading")
+        }
+        source = ByteSource(file: opened, name: path)
         file = path
     }
 
@@ -130,7 +134,7 @@ struct HARStream {
 /// steps `HARStream` needs: members of an object, elements of an array, a value's raw
 /// bytes (kept across refills while it is captured), a value skipped.
 private final class ByteSource {
-    private let handle: FileHandle?
+    private let input: gzFile?
     private let file: String
     private var buffer: [UInt8]
     private var position = 0
@@ -141,21 +145,21 @@ private final class ByteSource {
     private var captureStart: Int?
     static let chunk = 1 << 20
 
-    init(handle: FileHandle, file: String) {
-        self.handle = handle
-        self.file = file
+    init(file input: gzFile, name: String) {
+        self.input = input
+        file = name
         buffer = []
         atEnd = false
     }
 
     init(data: Data, file: String) {
-        handle = nil
+        input = nil
         self.file = file
         buffer = Array(data)
         atEnd = true
     }
 
-    deinit { try? handle?.close() }
+    deinit { if let input { gzclose(input) } }
 
     private func fail(_ reason: String) -> ImportError {
         .notJSON(file: file, reason: "at byte \(dropped + position): \(reason)")
@@ -164,7 +168,7 @@ private final class ByteSource {
     /// Whether a byte is at `position`, reading more when needed.
     private func available() throws(ImportError) -> Bool {
         if position < buffer.count { return true }
-        guard !atEnd, let handle else { return false }
+        guard !atEnd, let input else { return false }
         let keep = captureStart ?? position
         if keep > 0 {
             buffer.removeFirst(keep)
@@ -172,15 +176,20 @@ private final class ByteSource {
             position -= keep
             if captureStart != nil { captureStart = 0 }
         }
-        let data: Data?
-        do { data = try handle.read(upToCount: Self.chunk) } catch {
-            throw .unreadable(file: file, reason: "read failed (\(PlainFailure.clause(error)))")
+        let before = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: Self.chunk))
+        let read = buffer.withUnsafeMutableBufferPointer { gzread(input, $0.baseAddress! + before, UInt32(Self.chunk)) }
+        buffer.removeLast(Self.chunk - Int(max(read, 0)))
+        var code: Int32 = Z_OK
+        let message = gzerror(input, &code).map { String(cString: $0) } ?? ""
+        if read < 0 || (code != Z_OK && code != Z_STREAM_END) {
+            throw .unreadable(file: file, reason: code == Z_BUF_ERROR
+                ? "compressed data cut short at byte \(dropped + before) (a truncated .gz)" : "read failed (\(message))")
         }
-        guard let data, !data.isEmpty else {
+        guard read > 0 else {
             atEnd = true
             return false
         }
-        buffer.append(contentsOf: data)
         return true
     }
 
@@ -206,8 +215,12 @@ private final class ByteSource {
         position += 1
     }
 
-    /// JSON-Viewer exports start with `//` comment lines; real API files carry them.
+    /// JSON-Viewer exports start with `//` comment lines; real API files carry them. A UTF-8
+    /// byte order mark (Fiddler writes one, and HAR readers take it) comes before either.
     func skipLeadingComments() throws(ImportError) {
+        if try available(), buffer[position...].starts(with: [0xEF, 0xBB, 0xBF]) {
+            position += 3
+        }
         while try peek() == UInt8(ascii: "/") {
             while try available(), buffer[position] != 0x0A { position += 1 }
         }
@@ -265,7 +278,7 @@ private final class ByteSource {
         do {
             return try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         } catch {
-            throw fail((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)")
+            throw fail(PlainFailure.clause(error))
         }
     }
 

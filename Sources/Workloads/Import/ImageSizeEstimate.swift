@@ -7,7 +7,9 @@ import Foundation
 /// memory refuse until `--assume-pixels` says what to assume.
 public enum ImageSizeEstimate {
     /// Width and height named in the URL: query parameters `w`/`width` and `h`/`height`
-    /// (one of them alone gives a square), or a `400x300` token in the path.
+    /// (one of them alone gives a square), or a `400x300` token in the path (the last one
+    /// outside a crop box). An importer takes it only where the length makes it plausible
+    /// (`PictureEvidence.urlSize`).
     public static func fromURL(_ url: String) -> (width: Int, height: Int)? {
         guard let components = URLComponents(string: url) else { return nil }
         var width: Int?, height: Int?
@@ -20,9 +22,12 @@ public enum ImageSizeEstimate {
             }
         }
         if width != nil || height != nil { return (width ?? height!, height ?? width!) }
-        if let match = components.path.firstMatch(of: /(\d{2,6})[xX](\d{2,6})/),
-           let w = Int(match.1), let h = Int(match.2), (1...ImageRequestEvent.maximumPixels).contains(w),
-           (1...ImageRequestEvent.maximumPixels).contains(h) {
+        // The last size in the path is the one served (Thumbor's `/fit-in/680x384/`); a segment
+        // holding a `:` is a crop box (`0x348:6641x4084`), the region cut from the source, never
+        // the size of what is served.
+        for segment in components.path.split(separator: "/").reversed() where !segment.contains(":") {
+            guard let match = segment.firstMatch(of: /(\d{2,6})[xX](\d{2,6})/), let w = Int(match.1), let h = Int(match.2),
+                  (1...ImageRequestEvent.maximumPixels).contains(w), (1...ImageRequestEvent.maximumPixels).contains(h) else { continue }
             return (w, h)
         }
         return nil

@@ -32,7 +32,7 @@ struct JSONNode {
             let value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
             return JSONNode(value: value, path: "$", file: file)
         } catch {
-            throw .notJSON(file: file, reason: (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)")
+            throw .notJSON(file: file, reason: PlainFailure.clause(error))
         }
     }
 

@@ -235,7 +235,7 @@ public final class TraceWriter {
     }
 
     public func append(_ event: TraceEvent) throws(TraceError) {
-        do { try lines.append(event, to: &pending) } catch { throw .io(file: path, reason: "\(error)") }
+        do { try lines.append(event, to: &pending) } catch { throw .io(file: path, reason: "\(PlainFailure.clause(error))") }
         pending.append(UInt8(ascii: "\n"))
         if pending.count >= 64 << 10 { try flush() }
     }
@@ -252,7 +252,7 @@ public final class TraceWriter {
     }
 
     private func write(_ value: some Encodable) throws(TraceError) {
-        do { pending.append(contentsOf: try encoder.encode(value)) } catch { throw .io(file: path, reason: "\(error)") }
+        do { pending.append(contentsOf: try encoder.encode(value)) } catch { throw .io(file: path, reason: "\(PlainFailure.clause(error))") }
         pending.append(UInt8(ascii: "\n"))
     }
 
