@@ -13,25 +13,23 @@ struct ImportCommand: ParsableCommand {
     )
 
     struct ImportHAR: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "har", abstract: "HAR 1.2 → trace (image responses by content type).")
+        static let configuration = CommandConfiguration(
+            commandName: "har", abstract: "A HAR file (plain or .har.gz) → trace: pictures and JSON pages, its pages as devices.")
         @Argument(help: "The HAR file.") var file: String
         @Option(name: [.short, .long], help: "Trace to write (.jsonl or .jsonl.gz).") var output: String
-        @Flag(help: "Write the trace even when the HAR holds no image or JSON response (refused otherwise).") var allowEmpty = false
+        @Flag(help: "Write the trace even when the HAR holds no picture or JSON response (refused otherwise).") var allowEmpty = false
+        @Flag(help: "Refuse the file at its first damaged entry (a bad base64 body, a redacted one, a bad field) instead of skipping or sizing it.")
+        var strict = false
+        @Flag(help: "One session for every page, even independent runs (WebPageTest, Browsertime), which are otherwise a device each.")
+        var oneSession = false
 
         func run() throws {
             try OutputFile.refuseOverwriting(output, inputs: [file])
+            let name = URL(fileURLWithPath: file).lastPathComponent
             let summary = try HARImporter.importFile(
-                file, to: output, generator: "imagecache-bench import har \(file)", allowsEmpty: allowEmpty)
-            print("wrote \(output): \(summary.images) image requests and \(summary.apiPages) API pages from \(summary.entries) entries (\(summary.skipped) others skipped)")
-            let estimated = summary.estimated.values.reduce(0, +)
-            if estimated > 0 || summary.unknownSizes > 0 {
-                let ways = [(ImageRequestEvent.SizeEstimate.url, "size parameters in the URL"), (.contentLength, "the response's length at the format's typical bytes per pixel")]
-                    .compactMap { estimate, how in summary.estimated[estimate].map { "\($0) from \(how)" } }
-                print("sizes: the HAR holds no body for \(estimated + summary.unknownSizes) of \(summary.images) images; estimated \(estimated)"
-                    + (ways.isEmpty ? "" : " (\(ways.joined(separator: ", ")))")
-                    + (summary.unknownSizes > 0 ? "; \(summary.unknownSizes) unknown (commands that price memory ask for --assume-pixels WxH)" : "")
-                    + ". Export the HAR with contents for exact sizes.")
-            }
+                file, to: output, generator: "imagecache-bench import har \(name)",
+                options: .init(allowsEmpty: allowEmpty, strict: strict, oneSession: oneSession))
+            for line in ImportSummary.lines(summary, output: output) { print(line) }
         }
     }
 

@@ -295,7 +295,8 @@ struct CarelessInputTests {
         try running.run()
         let writer = try await BenchProcess.offPool { try FileHandle(forWritingTo: URL(fileURLWithPath: pipe)) }
         let entry = #"{"startedDateTime":"2024-05-01T10:00:00Z","time":5,"request":{"url":"https://a.example/1.jpg"},"response":{"status":200,"bodySize":900,"content":{"size":900,"mimeType":"image/jpeg"}}}"#
-        try writer.write(contentsOf: Data(#"{"log":{"version":"1.2","entries":[\#(entry),"#.utf8))
+        // More than the importer reads at once (1 MiB), so it is at work on them when stopped.
+        try writer.write(contentsOf: Data((#"{"log":{"version":"1.2","entries":["# + String(repeating: entry + ",", count: 8_000)).utf8))
         for _ in 0..<100 where !(try FileManager.default.contentsOfDirectory(atPath: work.path).contains { $0.contains(".partial-") }) {
             try await Task.sleep(for: .milliseconds(50))
         }

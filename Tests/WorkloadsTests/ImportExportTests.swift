@@ -45,7 +45,10 @@ final class ImportExportTests {
             """
         let input = try write(har, "in.har"), output = temporary("out.jsonl")
         let summary = try HARImporter.importFile(input, to: output, generator: "test")
-        #expect(summary == HARImporter.Summary(entries: 6, images: 3, apiPages: 1, skipped: 2, estimated: [.contentLength: 2]))
+        var expected = HARImporter.Summary()
+        (expected.entries, expected.images, expected.apiPages) = (6, 3, 1)
+        (expected.skipped, expected.sizedBy) = ([.notAPictureType: 1, .failed: 1], [.header: 1, .length: 2])
+        #expect(summary == expected)
         var reader = try TraceReader(path: output)
         let events = try reader.readAll()
         #expect(events.map(\.time) == [0, 0, 500, 1750, 2500])
@@ -81,7 +84,7 @@ final class ImportExportTests {
             """
         let input = try write(har, "nobodies.har"), output = temporary("nobodies.jsonl")
         let summary = try HARImporter.importFile(input, to: output, generator: "test")
-        #expect(summary.estimated == [.url: 3, .contentLength: 2] && summary.unknownSizes == 1)
+        #expect(summary.sizedBy == [.url: 3, .length: 2, .unknown: 1] && summary.unknownSizes == 1)
         var reader = try TraceReader(path: output)
         let images = try reader.readAll().compactMap { if case .image(let image) = $0.kind { image } else { nil } }
         #expect(images.map { "\($0.width)x\($0.height)" } == ["400x300", "640x640", "200x290", "316x316", "0x0", "200x200"])
@@ -105,14 +108,14 @@ final class ImportExportTests {
         let fromOrdered = temporary("ordered.jsonl"), fromShuffled = temporary("shuffled.jsonl")
         let first = try HARImporter.importFile(orderedPath, to: fromOrdered, generator: "test")
         let second = try HARImporter.importFile(shuffledPath, to: fromShuffled, generator: "test")
-        #expect(first.entries == 30 && first.images == 22 && first.apiPages == 8 && first.estimated == [.url: 22])
+        #expect(first.entries == 30 && first.images == 22 && first.apiPages == 8 && first.sizedBy == [.url: 22])
         #expect(second.entries == 30 && second.images == 22)
         var a = try TraceReader(path: fromOrdered), b = try TraceReader(path: fromShuffled)
         let orderedEvents = try a.readAll(), shuffledEvents = try b.readAll()
         #expect(orderedEvents.map(\.time) == [0] + (0..<30).map { $0 * 1000 })
         func isImage(_ event: TraceEvent) -> Bool { if case .image = event.kind { true } else { false } }
         #expect(orderedEvents.map(isImage) == shuffledEvents.map(isImage))
-        #expect(try HARImporter.events(from: Data(ordered.utf8), file: "o").events == Array(orderedEvents.dropFirst()))
+        #expect(try HARImporter.events(from: Data(ordered.utf8), file: "o").events == orderedEvents)
 
         let lateVersion = try write(#"{"log":{"entries":["# + entries[1] + #"],"version":"9.9"}}"#, "late.har")
         #expect { try HARImporter.importFile(lateVersion, to: temporary("late.jsonl"), generator: "test") } throws: { error in
@@ -133,7 +136,7 @@ final class ImportExportTests {
         let entry = #"{"startedDateTime":"2024-05-01T10:00:00Z","time":-1,"cache":{"x":[1,{"y":"}"}]},"request":{"method":"GET","url":"https:\/\/a.example\/\u00fc.jpg","headers":[{"name":"a","value":"]"}]},"response":{"status":200,"bodySize":-1.5e2,"headers":[{"name":"Content-Length","value":"12"}],"content":{"size":0,"mimeType":"image/jpeg","text":"QQ==","encoding":"base64","comment":true}},"timings":{"wait":0.25}}"#
         let parsed = try #require(try HAREntryParser.parse(Array(entry.utf8)) as? [String: Any])
         let reference = try #require(try JSONSerialization.jsonObject(with: Data(entry.utf8)) as? [String: Any])
-        #expect(Set(parsed.keys) == ["startedDateTime", "time", "request", "response"])
+        #expect(Set(parsed.keys) == ["startedDateTime", "time", "request", "response"])  // no pageref in this entry
         let request = try #require(parsed["request"] as? [String: Any]), response = try #require(parsed["response"] as? [String: Any])
         #expect(Set(request.keys) == ["url"] && request["url"] as? String == "https://a.example/\u{FC}.jpg")
         #expect(Set(response.keys) == ["status", "bodySize", "headers", "content"])
@@ -167,15 +170,19 @@ final class ImportExportTests {
         }
     }
 
-    @Test("HAR: a bad field is named by its path")
+    @Test("HAR: a bad field is named by its path; --strict refuses the file there, otherwise the entry is skipped and named")
     func harErrors() throws {
+        let strict = HARImporter.Options(strict: true)
         let bad = try write(#"{"log":{"entries":[{"startedDateTime":"yesterday","request":{"url":"x"},"response":{"status":200,"content":{}}}]}}"#, "bad.har")
-        #expect(throws: ImportError.badField(file: bad, path: "$.log.entries[0].startedDateTime", reason: "\"yesterday\": not an ISO 8601 date and time (YYYY-MM-DDTHH:MM:SS[.fff] and a zone, Z or ±HH:MM)")) {
-            try HARImporter.importFile(bad, to: temporary("o.jsonl"), generator: "test")
+        let badDate = ImportError.badField(file: bad, path: "$.log.entries[0].startedDateTime", reason: "\"yesterday\": not an ISO 8601 date and time (YYYY-MM-DDTHH:MM:SS[.fff] and a zone, Z or ±HH:MM)")
+        #expect(throws: badDate) { try HARImporter.importFile(bad, to: temporary("o.jsonl"), generator: "test", options: strict) }
+        // Lenient, the one entry is skipped as damaged, so nothing is left and the refusal names it.
+        #expect { try HARImporter.importFile(bad, to: temporary("o.jsonl"), generator: "test") } throws: {
+            "\($0)".contains("no picture or JSON responses among 1 entries") && "\($0)".contains(badDate.description)
         }
         let missing = try write(#"{"log":{"entries":[{"startedDateTime":"2024-05-01T10:00:00Z","request":{},"response":{}}]}}"#, "missing.har")
         #expect(throws: ImportError.badField(file: missing, path: "$.log.entries[0].request.url", reason: "missing")) {
-            try HARImporter.importFile(missing, to: temporary("o.jsonl"), generator: "test")
+            try HARImporter.importFile(missing, to: temporary("o.jsonl"), generator: "test", options: strict)
         }
         let notJSON = try write("{\"log\":", "cut.har")
         #expect { try HARImporter.importFile(notJSON, to: temporary("o.jsonl"), generator: "test") } throws: { error in
@@ -357,12 +364,15 @@ struct HARFuzzRegressionTests {
     @Test("a time too large for milliseconds is a typed error naming the field, not a trap")
     func hugeTime() throws {
         let har = #"{"log":{"version":"1.2","entries":[{"startedDateTime":"2024-05-01T10:00:00Z","time":1.2e32,"request":{"method":"GET","url":"https://b.example/2.jpg"},"response":{"status":200,"content":{"size":5000,"mimeType":"image/jpeg"}}}]}}"#
-        #expect(throws: ImportError.self) { try HARImporter.events(from: Data(har.utf8), file: "huge.har") }
+        let strict = HARImporter.Options(strict: true)
+        #expect(throws: ImportError.self) { try HARImporter.events(from: Data(har.utf8), file: "huge.har", options: strict) }
         do {
-            _ = try HARImporter.events(from: Data(har.utf8), file: "huge.har")
+            _ = try HARImporter.events(from: Data(har.utf8), file: "huge.har", options: strict)
         } catch {
             #expect("\(error)".contains("$.log.entries[0].time"), "\(error)")
         }
+        let lenient = try HARImporter.events(from: Data(har.utf8), file: "huge.har").summary
+        #expect(lenient.skipped == [.damaged: 1] && lenient.damaged.first?.contains("$.log.entries[0].time") == true)
     }
 }
 
@@ -373,7 +383,7 @@ extension HARFuzzRegressionTests {
             Data(#"{"log":{"version":"\#(version)","entries":[{"startedDateTime":"2024-05-01T10:00:00Z","time":\#(time),"request":{"method":"GET","url":"https://b.example/2.jpg"},"response":{"status":200,"bodySize":-1,"content":{"size":\#(size),"mimeType":"image/jpeg"}}}]}}"#.utf8)
         }
         func refusal(_ data: Data) -> String? {
-            do { _ = try HARImporter.events(from: data, file: "x.har"); return nil } catch { return "\(error)" }
+            do { _ = try HARImporter.events(from: data, file: "x.har", options: .init(strict: true)); return nil } catch { return "\(error)" }
         }
         #expect(refusal(har(version: "9.9"))?.contains("$.log.version: HAR version 9.9") == true)
         #expect(refusal(har(time: "-40"))?.contains("$.log.entries[0].time") == true)
@@ -389,7 +399,7 @@ extension HARFuzzRegressionTests {
         try Data(#"{"log":{"version":"1.2","entries":[]}}"#.utf8).write(to: URL(fileURLWithPath: input))
         #expect(throws: ImportError.self) { try HARImporter.importFile(input, to: output, generator: "test") }
         #expect(!FileManager.default.fileExists(atPath: output))
-        let summary = try HARImporter.importFile(input, to: output, generator: "test", allowsEmpty: true)
+        let summary = try HARImporter.importFile(input, to: output, generator: "test", options: .init(allowsEmpty: true))
         #expect(summary.entries == 0 && FileManager.default.fileExists(atPath: output))
     }
 

@@ -13,10 +13,10 @@ struct HAREntryParser {
         init(_ members: [String: Wanted?]) { self.members = members }
 
         static let entry = Wanted([
-            "startedDateTime": nil, "time": nil,
+            "startedDateTime": nil, "time": nil, "pageref": nil,
             "request": Wanted(["url": nil]),
             "response": Wanted([
-                "status": nil, "bodySize": nil, "headers": nil,
+                "status": nil, "bodySize": nil, "headers": nil, "headersSize": nil, "_transferSize": nil,
                 "content": Wanted(["size": nil, "mimeType": nil, "text": nil, "encoding": nil]),
             ]),
         ])

@@ -1,90 +1,104 @@
-import Crypto
 import Foundation
 import ImagePipeline
 
-/// Turns a HAR 1.2 file (what browser dev tools, Charles, Proxyman and
-/// mitmproxy export) into a trace: every image response (by content type)
-/// becomes an image request with its size and fetch time, every JSON response
-/// an API page. With bodies in the HAR, the content id is a hash of the bytes
-/// and the dimensions are read from the image header; without them the
-/// content id is a hash of the URL's resource identity (`URLNormalizer.resourceIdentity`: its
-/// spellings are one picture, its Unicode forms are not) and the size is
-/// estimated (`ImageSizeEstimate`: the URL's size parameters, else the length),
-/// marked as estimated, or left unknown (0×0) when nothing tells it.
+/// Turns a HAR file (what browser dev tools, WebPageTest, Browsertime, Charles, Fiddler and
+/// mitmproxy export; plain or gzip-compressed, with or without a byte order mark) into a trace:
+/// every picture response becomes an image request with its size and fetch time, every JSON
+/// response an API page, and every other entry is skipped and counted by why (`SkipReason`).
+/// Pictures are sized from the best evidence their entry holds (`PictureEvidence`, `SizeSource`);
+/// with a body, the content id is a hash of its bytes, without one a hash of the URL's resource
+/// identity (`URLNormalizer.resourceIdentity`). Pages become devices as `HARPages` says. A 304 of a
+/// URL fetched earlier is a request of the same picture again: the tiers answer it as any other
+/// (the browser's HTTP cache had it; the app's own tiers are what the trace measures).
 public enum HARImporter {
+    public struct Options: Sendable {
+        /// Write the trace even when the HAR holds no picture or JSON response.
+        public var allowsEmpty = false
+        /// Refuse the whole file at the first damaged entry instead of skipping or sizing it.
+        public var strict = false
+        /// Keep every page in one session, whatever the pages say.
+        public var oneSession = false
+
+        public init(allowsEmpty: Bool = false, strict: Bool = false, oneSession: Bool = false) {
+            self.allowsEmpty = allowsEmpty
+            self.strict = strict
+            self.oneSession = oneSession
+        }
+    }
+
     public struct Summary: Sendable, Equatable {
         public var entries = 0
         public var images = 0
         public var apiPages = 0
-        public var skipped = 0
-        /// Images whose size was estimated, by how; and those whose size is unknown.
-        public var estimated: [ImageRequestEvent.SizeEstimate: Int] = [:]
-        public var unknownSizes = 0
+        /// 304s kept as requests of a picture fetched earlier (among `images`).
+        public var revalidations = 0
+        /// Entries not in the trace, by why.
+        public var skipped: [SkipReason: Int] = [:]
+        /// Picture requests by how they were sized.
+        public var sizedBy: [SizeSource: Int] = [:]
+        /// Entries with something damaged (skipped, or sized from their lengths), and the first few named.
+        public var damagedEntries = 0
+        public var damaged: [String] = []
+        /// The devices the pages became, the relaunches (repeat views) among them, and how.
+        public var devices = 1
+        public var relaunches = 0
+        public var mapping = "one session"
+
+        public var skippedEntries: Int { skipped.values.reduce(0, +) }
+        public var unknownSizes: Int { sizedBy[.unknown] ?? 0 }
+
+        public init() {}
     }
 
-    /// Writes the trace; a HAR with no image or JSON response is refused unless `allowsEmpty`.
-    /// The HAR is read one entry at a time (`HARStream`) and, when its entries are in time
-    /// order (as browsers and proxies write them), each event is written as it is read, so
-    /// memory does not grow with the number of entries; entries out of order are read
-    /// again, kept as events and sorted.
-    public static func importFile(_ path: String, to output: String, generator: String, allowsEmpty: Bool = false) throws -> Summary {
-        let header = TraceHeader(
-            app: "HAR \(URL(fileURLWithPath: path).lastPathComponent)", modelVersion: "har-1.2", seed: 0, sessions: 1, generator: generator)
-        var summary = Summary()
-        func count(_ kind: TraceEventKind) {
-            switch kind {
-            case .image(let image):
-                summary.images += 1
-                if let estimate = image.sizeEstimate { summary.estimated[estimate, default: 0] += 1 }
-                if image.width == 0 || image.height == 0 { summary.unknownSizes += 1 }
-            case .api: summary.apiPages += 1
-            default: break
+    /// Writes the trace; a HAR with no picture or JSON response is refused unless `allowsEmpty`.
+    /// The HAR is read one entry at a time (`HARStream`) and, when its entries come in each
+    /// device's time order (as tools write them), each event is written as it is read, so memory
+    /// does not grow with the number of entries; otherwise the file is read again, its events
+    /// kept and sorted.
+    public static func importFile(_ path: String, to output: String, generator: String, options: Options = Options()) throws -> Summary {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let strict = options.strict
+        var assembler: Assembler?
+        var writer: SessionWriter?
+        let read = try HARStream(path: path).forEachEntry(
+            transform: { entry throws(ImportError) in try EntryReader.parse(entry, strict: strict) },
+            entriesBegin: { header throws(ImportError) in
+                let pages = HARPages(header, oneSession: options.oneSession)
+                assembler = Assembler(pages: pages)
+                writer = try SessionWriter(path: output, header: traceHeader(name, generator, devices: pages.devices))
             }
+        ) { parsed throws(ImportError) in
+            guard let placed = assembler?.place(parsed), let writing = writer else { return }
+            if try !writing.append(placed) { writer = nil }  // out of order: read again below
         }
-        var writer: TraceWriter? = try TraceWriter(path: output, header: header)
-        try writer?.append(TraceEvent(time: 0, .session(1)))
-        var first: Double?, last = -Double.infinity
-        var numbering = ImageNumbering()
-        let read = try HARStream(path: path).forEachEntry(transform: EntryReader.event(of:)) { parsed throws(ImportError) in
-            guard let writing = writer, let event = parsed.map({ numbering.numbered($0) }) else { return }
-            guard event.start >= last else {
-                writer = nil  // out of order: dropped, nothing written; read again below
-                return
-            }
-            last = event.start
-            let origin = first ?? event.start
-            first = origin
-            try checkSpan(event, from: origin)
-            count(event.kind)
-            do { try writing.append(TraceEvent(time: Int((event.start - origin).rounded()), event.kind)) } catch {
-                throw .unreadable(file: output, reason: "\(PlainFailure.clause(error))")
-            }
-        }
-        try checkVersion(read.version)
-        summary.entries = read.entries
-        if let writer {
-            try refuseEmpty(summary, allowsEmpty: allowsEmpty, file: path)
-            summary.skipped = summary.entries - summary.images - summary.apiPages
+        try checkVersion(read.header.version)
+        let pages = HARPages(read.header, oneSession: options.oneSession)
+        if let writer, var summary = assembler?.summary, read.pagesBeforeEntries || pages.devices == 1 {
+            summary.entries = read.entries
+            try refuseEmpty(summary, allowsEmpty: options.allowsEmpty, file: path)
             try writer.close()
             return summary
         }
-        let sorted = try events(from: HARStream(path: path))
-        summary = Summary(entries: sorted.entries)
-        for event in sorted.events { count(event.kind) }
-        try refuseEmpty(summary, allowsEmpty: allowsEmpty, file: path)
-        let sortedWriter = try TraceWriter(path: output, header: header)
-        try sortedWriter.append(TraceEvent(time: 0, .session(1)))
-        for event in sorted.events { try sortedWriter.append(event) }
-        summary.skipped = summary.entries - summary.images - summary.apiPages
-        try sortedWriter.close()
+        writer = nil
+        let (events, summary) = try assemble(HARStream(path: path), options: options, entries: read.entries)
+        try refuseEmpty(summary, allowsEmpty: options.allowsEmpty, file: path)
+        let sorted = try SessionWriter(path: output, header: traceHeader(name, generator, devices: pages.devices))
+        for placed in events { _ = try sorted.append(placed) }
+        try sorted.close()
         return summary
+    }
+
+    /// The trace's header: the HAR's file name, never the folders it was in.
+    private static func traceHeader(_ name: String, _ generator: String, devices: Int) -> TraceHeader {
+        TraceHeader(app: "HAR \(name)", modelVersion: "har-1.2", seed: 0, sessions: devices, generator: generator)
     }
 
     private static func refuseEmpty(_ summary: Summary, allowsEmpty: Bool, file: String) throws(ImportError) {
         guard summary.images + summary.apiPages == 0, !allowsEmpty else { return }
+        let damage = summary.damaged.first.map { "; the first damaged one: \($0)" } ?? ""
         throw ImportError.badField(
             file: file, path: "$.log.entries",
-            reason: "no image or JSON responses among \(summary.entries) entries, so the trace would be empty (--allow-empty writes it)")
+            reason: "no picture or JSON responses among \(summary.entries) entries, so the trace would be empty (--allow-empty writes it)\(damage)")
     }
 
     /// HAR 1.2 says a missing version means 1.1; a later version may mean other fields.
@@ -93,153 +107,175 @@ public enum HARImporter {
         throw version.fail("HAR version \(try version.string()) is not one this importer reads (1.1, 1.2)")
     }
 
-    /// A trace covers one session: an entry more than a year after the first is refused.
-    private static func checkSpan(_ event: TimedEvent, from first: Double) throws(ImportError) {
-        if event.start - first > Double(TraceEvent.maximumTime) {
-            throw event.date.fail("more than a year after the first entry: a trace covers one session")
+    /// The events of one HAR document in the trace's order (each device's session, then its
+    /// events by time), times from each device's first entry, with the import's summary.
+    static func events(from data: Data, file: String, options: Options = Options()) throws(ImportError) -> (events: [TraceEvent], summary: Summary) {
+        let (placed, summary) = try assemble(HARStream(data: data, file: file), options: options, entries: nil)
+        var events: [TraceEvent] = []
+        var order = SessionOrder()
+        for event in placed {
+            guard let written = try order.events(for: event) else { continue }
+            events += written
         }
+        events += order.finish(devices: summary.devices)
+        return (events, summary)
     }
 
-    /// A HAR size: bytes, or -1 for unknown (HAR 1.2's convention); anything else is refused.
-    fileprivate static func byteCount(_ node: JSONNode) throws(ImportError) -> Int {
-        let value = try node.int()
-        guard value >= -1 else { throw node.fail("not a size in bytes (or -1 for unknown): \(value)") }
-        guard value <= ImageRequestEvent.maximumBytes else {
-            throw node.fail("\(value) bytes is more than the largest response taken, \(ImageRequestEvent.maximumBytes) (1 TiB)")
-        }
-        return value
+    /// Every entry read, placed and sorted into the trace's order.
+    private static func assemble(_ stream: HARStream, options: Options, entries: Int?) throws(ImportError) -> ([Placed], Summary) {
+        var parsed: [ParsedEntry] = []
+        let strict = options.strict
+        let read = try stream.forEachEntry(transform: { entry throws(ImportError) in try EntryReader.parse(entry, strict: strict) }) { parsed.append($0) }
+        try checkVersion(read.header.version)
+        var assembler = Assembler(pages: HARPages(read.header, oneSession: options.oneSession))
+        let placed = parsed.compactMap { assembler.place($0) }.enumerated()
+            .sorted { ($0.element.place.device, $0.element.place.repeatView ? 1 : 0, $0.element.start, $0.offset)
+                < ($1.element.place.device, $1.element.place.repeatView ? 1 : 0, $1.element.start, $1.offset) }
+            .map(\.element)
+        var summary = assembler.summary
+        summary.entries = entries ?? read.entries
+        return (placed, summary)
     }
 
-    /// The events of one HAR document, in start order, times from the first entry.
-    static func events(from data: Data, file: String) throws(ImportError) -> (events: [TraceEvent], entries: Int) {
-        try events(from: HARStream(data: data, file: file))
-    }
-
-    private static func events(from stream: HARStream) throws(ImportError) -> (events: [TraceEvent], entries: Int) {
-        var timed: [TimedEvent] = []
-        var numbering = ImageNumbering()
-        let read = try stream.forEachEntry(transform: EntryReader.event(of:)) { parsed throws(ImportError) in
-            if let event = parsed { timed.append(numbering.numbered(event)) }
-        }
-        try checkVersion(read.version)
-        let first = timed.map(\.start).min() ?? 0
-        for event in timed { try checkSpan(event, from: first) }
-        let events = timed.enumerated()
-            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
-            .map { TraceEvent(time: Int(($0.element.start - first).rounded()), $0.element.kind) }
-        return (events, read.entries)
-    }
-
-    /// An entry's event with its start (milliseconds since 1970) and the field that gave it.
-    /// Sendable: the field is Foundation's immutable parsed JSON, read on the thread that parsed it and after.
-    struct TimedEvent: @unchecked Sendable {
+    /// An entry placed on its device, ready to be written.
+    struct Placed {
+        var place: HARPages.Place
         var start: Double
         var kind: TraceEventKind
-        var date: JSONNode
+        var date: JSONNode?
     }
 
-    /// Numbers image requests in file order (entries are parsed on several threads).
-    struct ImageNumbering {
+    /// Numbers picture requests in file order, answers 304s and unsized pictures from earlier
+    /// entries of the same URL, and counts everything for the summary.
+    struct Assembler {
+        let pages: HARPages
+        private(set) var summary = Summary()
         private var nextID = 0
+        private var pictures: [String: ImageRequestEvent] = [:]
+        private var apiURLs = Set<String>()
 
-        mutating func numbered(_ event: TimedEvent) -> TimedEvent {
-            guard case .image(var image) = event.kind else { return event }
+        init(pages: HARPages) {
+            self.pages = pages
+            summary.devices = pages.devices
+            summary.mapping = pages.mapping
+        }
+
+        mutating func place(_ entry: ParsedEntry) -> Placed? {
+            if let damage = entry.damage {
+                summary.damagedEntries += 1
+                if summary.damaged.count < 10 { summary.damaged.append(damage) }
+            }
+            let place = pages.place(of: entry.page)
+            func placed(_ kind: TraceEventKind) -> Placed { Placed(place: place, start: entry.start, kind: kind, date: entry.date) }
+            switch entry.kind {
+            case .skipped(let reason):
+                summary.skipped[reason, default: 0] += 1
+                return nil
+            case .api(let url):
+                apiURLs.insert(url)
+                summary.apiPages += 1
+                return placed(.api(url: url))
+            case .revalidation(let url, let milliseconds):
+                if var picture = pictures[url] {
+                    picture.fetchMilliseconds = milliseconds
+                    summary.revalidations += 1
+                    return placed(.image(numbered(picture, sizedBy: .sameURL)))
+                }
+                if apiURLs.contains(url) {
+                    summary.apiPages += 1
+                    return placed(.api(url: url))
+                }
+                summary.skipped[.unseenRevalidation, default: 0] += 1
+                return nil
+            case .image(var image, var source):
+                if source == .unknown, let earlier = pictures[image.url], earlier.width > 0 {
+                    (image.width, image.height, image.boxWidth, image.boxHeight) = (earlier.width, earlier.height, earlier.width, earlier.height)
+                    (image.sizeEstimate, image.format) = (earlier.sizeEstimate, earlier.format)
+                    if image.bytes == 0 { image.bytes = earlier.bytes }
+                    source = .sameURL
+                }
+                if image.width > 0 || pictures[image.url] == nil { pictures[image.url] = image }
+                return placed(.image(numbered(image, sizedBy: source)))
+            }
+        }
+
+        private mutating func numbered(_ image: ImageRequestEvent, sizedBy source: SizeSource) -> ImageRequestEvent {
+            var image = image
             nextID += 1
             image.id = nextID
-            return TimedEvent(start: event.start, kind: .image(image), date: event.date)
+            summary.images += 1
+            summary.sizedBy[source, default: 0] += 1
+            return image
         }
     }
 
-    /// Turns an entry into its event.
-    enum EntryReader {
-        /// The entry's event, or nil for a response that is neither a successful image nor JSON;
-        /// image requests are numbered afterwards (`ImageNumbering`).
-        @Sendable static func event(of entry: JSONNode) throws(ImportError) -> TimedEvent? {
-            let date = try entry.required("startedDateTime")
-            let start = try HARImporter.startTime(date)
-            let request = try entry.required("request")
-            let response = try entry.required("response")
-            let url = try request.required("url").string()
-            let status = try response.required("status").int()
-            let content = try response.required("content")
-            let mime = try content.optional("mimeType")?.string().lowercased() ?? ""
-            guard (200..<300).contains(status) else { return nil }
-            if mime.hasPrefix("application/json") { return TimedEvent(start: start, kind: .api(url: url), date: date) }
-            guard mime.hasPrefix("image/") else { return nil }
-            let body = try HARImporter.body(content)
-            var size = try content.optional("size").map(HARImporter.byteCount) ?? -1
-            if size < 0 { size = try response.optional("bodySize").map(HARImporter.byteCount) ?? -1 }
-            if size < 0 { size = try HARImporter.contentLength(response) ?? 0 }
-            var width = 0, height = 0
-            var estimate: ImageRequestEvent.SizeEstimate?
-            // A content type the trace format has no name for is not a picture the trace can carry.
-            guard var format = HARImporter.traceFormat(mime: mime) else { return nil }
-            if let body, let header = try? Thumbnailer().header(of: body) {
-                (width, height, format) = (header.width, header.height, header.format.rawValue)
-                size = body.count
-            } else if let fromURL = ImageSizeEstimate.fromURL(url) {
-                (width, height, estimate) = (fromURL.width, fromURL.height, .url)
-            } else if let fromLength = ImageSizeEstimate.fromLength(size, format: format) {
-                (width, height, estimate) = (fromLength.width, fromLength.height, .contentLength)
+    /// The trace's sessions and relaunches around placed events, in order: a device's session
+    /// starts at its first entry, its repeat view is a relaunch; nil when an event comes out of
+    /// that order.
+    struct SessionOrder {
+        private var device = -1
+        private var origin = 0.0
+        private var last = 0.0
+        private var relaunched = false
+
+        mutating func events(for placed: Placed) throws(ImportError) -> [TraceEvent]? {
+            var events: [TraceEvent] = []
+            if placed.place.device > device {
+                for next in (device + 1)...placed.place.device { events.append(TraceEvent(time: 0, .session(next + 1))) }
+                (device, origin, last, relaunched) = (placed.place.device, placed.start, placed.start, false)
             }
-            // HAR's total time; -1 means unknown. Anything not a plausible duration is an error,
-            // never a trap on the conversion (found by fuzzing).
-            let milliseconds = try entry.optional("time").flatMap { (node) throws(ImportError) -> Int? in
-                let value = try node.double()
-                guard value.isFinite, value < 1e12, value >= 0 || value == -1 else {
-                    throw node.fail("not a duration in milliseconds (or -1 for unknown): \(value)")
-                }
-                return value < 0 ? nil : Int(value.rounded())
+            guard placed.place.device == device, placed.start >= last else { return nil }
+            if placed.place.repeatView != relaunched {
+                guard placed.place.repeatView else { return nil }  // a first view after its repeat view
+                relaunched = true
+                events.append(TraceEvent(time: try time(of: placed), .relaunch))
             }
-            return TimedEvent(start: start, kind: .image(ImageRequestEvent(
-                id: 0, url: url, content: body.map(HARImporter.contentID) ?? HARImporter.contentID(Data(URLNormalizer.resourceIdentity.normalize(url).utf8)), bytes: max(size, 0),
-                width: width, height: height, format: format, boxWidth: width, boxHeight: height, scale: 1,
-                priority: .visible, fetchMilliseconds: milliseconds, sizeEstimate: estimate)), date: date)
+            last = placed.start
+            events.append(TraceEvent(time: try time(of: placed), placed.kind))
+            return events
         }
-    }
 
-    /// The trace's name for an image content type (`image/svg+xml` → svg), or nil for one it lacks.
-    static func traceFormat(mime: String) -> String? {
-        let subtype = mime.dropFirst("image/".count).prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
-        let names = ["jpg": "jpeg", "pjpeg": "jpeg", "x-png": "png", "svg+xml": "svg", "x-icon": "ico", "vnd.microsoft.icon": "ico",
-                     "tif": "tiff", "x-ms-bmp": "bmp", "heif": "heic"]
-        let name = names[subtype] ?? subtype
-        return TraceFormatNames.imageFormats.contains(name) ? name : nil
-    }
-
-    /// The response's `Content-Length` header, when it has one.
-    fileprivate static func contentLength(_ response: JSONNode) throws(ImportError) -> Int? {
-        guard let headers = try response.optional("headers")?.array() else { return nil }
-        for header in headers where try header.optional("name")?.string().lowercased() == "content-length" {
-            guard let value = try header.optional("value").map({ (node) throws(ImportError) in try node.string() }),
-                  let length = Int(value.trimmingCharacters(in: .whitespaces)), length >= 0 else { continue }
-            return min(length, ImageRequestEvent.maximumBytes)
+        /// Sessions for the devices no entry reached, so the file holds as many as its header says.
+        mutating func finish(devices: Int) -> [TraceEvent] {
+            defer { device = max(device, devices - 1) }
+            return device + 1 < devices ? ((device + 1)..<devices).map { TraceEvent(time: 0, .session($0 + 1)) } : []
         }
-        return nil
-    }
 
-    /// Milliseconds since 1970 of an ISO 8601 date with optional fractional seconds.
-    fileprivate static func startTime(_ node: JSONNode) throws(ImportError) -> Double {
-        let text = try node.string()
-        switch ISO8601Time.parse(text) {
-        case .success(let milliseconds): return milliseconds
-        case .failure(let problem): throw node.fail("\"\(text.prefix(64))\": \(problem.reason)")
-        }
-    }
-
-    /// The response body when the HAR holds it (plain text or base64).
-    fileprivate static func body(_ content: JSONNode) throws(ImportError) -> Data? {
-        guard let text = try content.optional("text")?.string() else { return nil }
-        if try content.optional("encoding")?.string() == "base64" {
-            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                throw JSONNode(value: text, path: content.path + ".text", file: content.file).fail("not valid base64")
+        /// A session covers at most a year: an entry later than that after its device's first is refused.
+        private func time(of placed: Placed) throws(ImportError) -> Int {
+            guard placed.start - origin <= Double(TraceEvent.maximumTime) else {
+                throw (placed.date ?? JSONNode(value: NSNull(), path: "$.log.entries", file: "")).fail(
+                    "more than a year after its device's first entry: a session covers at most a year")
             }
-            return data
+            return Int((placed.start - origin).rounded())
         }
-        return Data(text.utf8)
     }
 
-    fileprivate static func contentID(_ bytes: Data) -> UInt64 {
-        SHA256.hash(data: bytes).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    /// A trace written as placed events arrive; `append` says false, and the file is discarded,
+    /// at the first event out of order.
+    final class SessionWriter {
+        private let writer: TraceWriter
+        private var order = SessionOrder()
+        private let devices: Int
+
+        init(path: String, header: TraceHeader) throws(ImportError) {
+            do { writer = try TraceWriter(path: path, header: header) } catch { throw .unreadable(file: path, reason: error.description) }
+            devices = header.sessions
+        }
+
+        func append(_ placed: Placed) throws(ImportError) -> Bool {
+            guard let events = try order.events(for: placed) else { return false }
+            for event in events {
+                do { try writer.append(event) } catch { throw .unreadable(file: writer.path, reason: error.description) }
+            }
+            return true
+        }
+
+        func close() throws(ImportError) {
+            for event in order.finish(devices: devices) {
+                do { try writer.append(event) } catch { throw .unreadable(file: writer.path, reason: error.description) }
+            }
+            do { try writer.close() } catch { throw .unreadable(file: writer.path, reason: error.description) }
+        }
     }
 }

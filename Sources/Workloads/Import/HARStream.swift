@@ -28,14 +28,31 @@ struct HARStream {
         self.file = file
     }
 
-    /// Calls `body` with `transform` of each entry, in file order; returns `log.version`
-    /// when present (it may come after the entries) and the number of entries. Entries are
-    /// parsed and transformed in batches on every core (parsing is most of an import);
-    /// the first entry that fails in file order is the error.
+    /// What the document says beside its entries: `log.version`, `log.creator.name` and
+    /// `log.pages` (each small, parsed whole).
+    struct Header {
+        var version: JSONNode?
+        var creator: String?
+        var pages: [JSONNode] = []
+    }
+
+    /// What a walk read: the header, the number of entries, and whether the header's pages
+    /// came before the entries (so `entriesBegin` saw them).
+    struct Read {
+        var header: Header
+        var entries: Int
+        var pagesBeforeEntries: Bool
+    }
+
+    /// Calls `body` with `transform` of each entry, in file order, after `entriesBegin` has been
+    /// given what the header held before them; returns the whole header (a part may come after the
+    /// entries) and the number of entries. Entries are parsed and transformed in batches on every
+    /// core (parsing is most of an import); the first entry that fails in file order is the error.
     func forEachEntry<Transformed>(
         transform: @escaping @Sendable (JSONNode) throws(ImportError) -> Transformed,
+        entriesBegin: (Header) throws(ImportError) -> Void = { _ in },
         _ body: (Transformed) throws(ImportError) -> Void
-    ) throws(ImportError) -> (version: JSONNode?, entries: Int) {
+    ) throws(ImportError) -> Read {
         var batch: [[UInt8]] = []
         var batchBytes = 0
         var index = 0
@@ -54,7 +71,7 @@ struct HARStream {
             batchBytes = 0
             for result in results { try body(try result.get()) }
         }
-        let read = try walk { bytes throws(ImportError) in
+        let read = try walk(entriesBegin: entriesBegin) { bytes throws(ImportError) in
             batch.append(bytes)
             batchBytes += bytes.count
             index += 1
@@ -87,11 +104,14 @@ struct HARStream {
     }
 
     /// Walks the document, handing each entry's raw bytes to `entry`.
-    private func walk(_ entry: ([UInt8]) throws(ImportError) -> Void) throws(ImportError) -> (version: JSONNode?, entries: Int) {
+    private func walk(
+        entriesBegin: (Header) throws(ImportError) -> Void, _ entry: ([UInt8]) throws(ImportError) -> Void
+    ) throws(ImportError) -> Read {
         try source.skipLeadingComments()
         try source.expect(UInt8(ascii: "{"), "a JSON object")
-        var version: JSONNode?
+        var header = Header()
         var entries: Int?
+        var pagesBeforeEntries = true
         var sawLog = false
         try source.members { key throws(ImportError) in
             guard key == "log" else { return try source.skipValue() }
@@ -105,13 +125,21 @@ struct HARStream {
             try source.members { key throws(ImportError) in
                 switch key {
                 case "version":
-                    version = JSONNode(value: try source.parse(try source.captureValue()), path: "$.log.version", file: file)
+                    header.version = JSONNode(value: try source.parse(try source.captureValue()), path: "$.log.version", file: file)
+                case "creator":
+                    let creator = JSONNode(value: try source.parse(try source.captureValue()), path: "$.log.creator", file: file)
+                    header.creator = try? creator.optional("name")?.string()
+                case "pages":
+                    let pages = JSONNode(value: try source.parse(try source.captureValue()), path: "$.log.pages", file: file)
+                    header.pages = (try? pages.array()) ?? []
+                    pagesBeforeEntries = entries == nil
                 case "entries":
                     guard try source.peek() == UInt8(ascii: "[") else {
                         _ = try source.captureValue()  // as for `log`: malformed JSON first
                         throw JSONNode(value: NSNull(), path: "$.log.entries", file: file).fail("expected an array")
                     }
                     source.advance()
+                    try entriesBegin(header)
                     var count = 0
                     try source.elements { () throws(ImportError) in
                         try entry(try source.captureValue())
@@ -126,7 +154,7 @@ struct HARStream {
         try source.expectEnd()
         guard sawLog else { throw JSONNode(value: NSNull(), path: "$.log", file: file).fail("missing") }
         guard let entries else { throw JSONNode(value: NSNull(), path: "$.log.entries", file: file).fail("missing") }
-        return (version, entries)
+        return Read(header: header, entries: entries, pagesBeforeEntries: pagesBeforeEntries || header.pages.isEmpty)
     }
 }
 
