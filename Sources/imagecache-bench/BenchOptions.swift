@@ -66,8 +66,8 @@ struct WorkloadOptions: ParsableArguments {
     func load(progress: ProgressLine = ProgressLine()) throws -> [RecordedWorkload] {
         let paths = try readablePaths()
         return try paths.map { path in
-            if try delimitedFormat(of: path) != nil || traceFormat == .icbt || traceFormat == .oracleGeneral {
-                throw ValidationError("\(path): this command reads recorded traces (.jsonl, .jsonl.gz); simulate, sweep and stats also read csv, tsv, txt, oracleGeneral and .icbt traces")
+            if try isPlain(path) {
+                throw ValidationError("\(path): this command reads recorded traces (.jsonl, .jsonl.gz): its figures need URLs, pictures or a device's events, which a plain trace has not; simulate, sweep and stats also read csv, tsv, txt, oracleGeneral and .icbt traces")
             }
             progress.update("reading \(path)")
             let workload = try priced(RecordedWorkload.load(path: path, allowsEmpty: allowEmpty), path: path)
@@ -109,6 +109,16 @@ struct WorkloadOptions: ParsableArguments {
             if let plain = try plainTrace(path) { return .plain(name: URL(fileURLWithPath: path).lastPathComponent, plain) }
             let workload = try priced(RecordedWorkload.load(path: path, allowsEmpty: allowEmpty), path: path)
             return .recorded(requests.map { workload.prefix($0) } ?? workload)
+        }
+    }
+
+    /// Whether `path` is a plain trace (csv, tsv, txt, oracleGeneral, `.icbt`), by the option, its name or its first bytes.
+    func isPlain(_ path: String) throws -> Bool {
+        if try delimitedFormat(of: path) != nil { return true }
+        switch traceFormat {
+        case .jsonl?: return false
+        case .icbt?, .oracleGeneral?: return true
+        default: return OracleGeneralTrace.isOracleGeneral(path) || SimulationTraceFile.isBinaryTrace(path)
         }
     }
 

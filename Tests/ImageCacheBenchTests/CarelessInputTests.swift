@@ -308,4 +308,18 @@ struct CarelessInputTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains("partial") }
         #expect(left.isEmpty, "\(left)")
     }
+
+    @Test("keys, recommend and memwarn on plain traces (oracleGeneral by name or by its bytes, .icbt) say what they read, as for csv")
+    func plainTracesOnRecordedCommands() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let oracle = try make().appendingPathComponent("t.oracleGeneral").path
+        #expect(try await BenchProcess.run(["export", Self.trace, "-o", oracle]).status == 0)
+        let unnamed = try file("t.bin", try Data(contentsOf: URL(fileURLWithPath: oracle)))
+        for path in [oracle, unnamed] {
+            for command in [["keys"], ["recommend", "--memory-budget", "64MB"], ["memwarn"]] {
+                let ran = try await BenchProcess.run([command[0], path, "--no-files"] + command.dropFirst())
+                #expect(ran.status == 2 && ran.stderr.contains("this command reads recorded traces"), "\(command[0]) \(path): \(ran.stderr)")
+            }
+        }
+    }
 }

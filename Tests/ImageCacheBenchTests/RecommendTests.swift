@@ -6,11 +6,19 @@ import ImagePipeline
 
 @Suite("recommend: settings from a workload's curves, each with its figure, and as code for four libraries")
 struct RecommendTests {
-    @Test("the knee is the smallest size whose doubling adds under half a point; sizes double until everything fits or the budget")
+    @Test("the knee is the smallest size within half a point of the best up to the budget, past flat and falling doublings; sizes double until everything fits or the budget")
     func knee() {
-        let curve = [(1, 0.10), (2, 0.30), (4, 0.39), (8, 0.393), (16, 0.40)].map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1) }
-        #expect(SettingsRecommender.knee(curve) == 4)
-        #expect(SettingsRecommender.knee(Array(curve.prefix(2))) == 2)  // still climbing: the largest
+        func curve(_ points: [(Int, Double)]) -> [Recommendation.CurvePoint] { points.map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1) } }
+        let rising = curve([(1, 0.10), (2, 0.30), (4, 0.39), (8, 0.393), (16, 0.40)])
+        #expect(SettingsRecommender.knee(rising) == 16)  // 8 is 0.7 point below the best
+        #expect(SettingsRecommender.knee(Array(rising.prefix(2))) == 2)  // still climbing: the largest
+        // A flat stretch, then a climb (a per-entry cap letting pictures in): never stop at the flat.
+        let flatThenClimb = curve([(1, 0.136), (2, 0.136), (4, 0.137), (8, 0.20), (16, 0.574), (32, 0.576)])
+        #expect(SettingsRecommender.knee(flatThenClimb) == 16)
+        // A dip: the best lies past it.
+        let dipping = curve([(1, 0.30), (2, 0.35), (4, 0.33), (8, 0.459), (16, 0.46)])
+        #expect(SettingsRecommender.knee(dipping) == 8)
+        #expect(SettingsRecommender.dips(dipping).map(\.bytes) == [4])
         #expect(SettingsRecommender.sizes(upTo: 64 << 20, footprint: 3 << 20) == [256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20])
         #expect(SettingsRecommender.sizes(upTo: 1 << 40, footprint: 3 << 20) == SettingsRecommender.sizes(upTo: 64 << 20, footprint: 3 << 20))
         #expect(SettingsRecommender.sizes(upTo: 1_500_000, footprint: 1 << 30) == [256 << 10, 512 << 10, 1 << 20, 1_500_000])
@@ -46,10 +54,10 @@ struct RecommendTests {
         #expect(r.memoryBytes <= budget)
         let kneeIndex = try #require(r.memoryCurve.firstIndex { $0.bytes == r.memoryBytes })
         let kneeHit = r.memoryCurve[kneeIndex].hitRatio
-        // Every doubling before the knee adds at least half a point; the one after it less.
-        let gains = zip(r.memoryCurve, r.memoryCurve.dropFirst()).map { $1.hitRatio - $0.hitRatio }
-        #expect(gains.prefix(kneeIndex).allSatisfy { $0 >= Recommendation.kneeGain })
-        #expect(kneeIndex == gains.count || gains[kneeIndex] < Recommendation.kneeGain)
+        // The knee is within half a point of the best size up to the budget; every smaller size is not.
+        let best = r.memoryCurve.map(\.hitRatio).max()!
+        #expect(kneeHit >= best - Recommendation.kneeGain)
+        #expect(r.memoryCurve.prefix(kneeIndex).allSatisfy { $0.hitRatio < best - Recommendation.kneeGain })
         // The curve is the simulator's: its points are what a run at that size gives.
         let trace = workload.simulationTrace(strategy: CacheKeyStrategy(name: r.keyStrategy)!)
         let direct = CacheSimulator.run(trace, SimulationConfiguration(limits: CacheLimits(costLimit: r.memoryBytes), policy: .lru, warnings: .none))

@@ -13,8 +13,8 @@ public struct Recommendation: Codable, Sendable {
     public var device: DeviceModel?
     /// Memory sizes of the curve past which the device ended the app: never recommended.
     public var endedSizes: [Int]?
-    /// The knee of the memory curve: the smallest size whose doubling gains less than
-    /// `kneeGain` of requests in hits, or the budget when the curve still climbs there.
+    /// The knee of the memory curve: the smallest size within `kneeGain` of the best hit ratio
+    /// the curve reaches up to the budget.
     public var memoryBytes: Int
     /// Memory hit ratio by size (the recommended key strategy, LRU, no disk, no warnings).
     public var memoryCurve: [CurvePoint]
@@ -59,7 +59,7 @@ public struct Recommendation: Codable, Sendable {
         public var because: String
     }
 
-    /// The share of requests a doubling must still win in hits for the knee to lie beyond it: half a point.
+    /// How far below the best hit ratio up to the budget the knee may lie: half a point.
     public static let kneeGain = 0.005
     /// The smallest size a curve starts at.
     public static let smallestSize = 256 << 10
@@ -212,13 +212,20 @@ public enum SettingsRecommender {
         return sizes
     }
 
-    /// The smallest size whose doubling (the next point) gains less than `kneeGain` of
-    /// requests in hits; the last size when every doubling still gains that much.
+    /// The knee of the curve's upper envelope: the smallest size within `kneeGain` of the best
+    /// hit ratio at any size the curve reaches. A curve need not rise with the size (under a
+    /// per-entry cap a larger memory lets larger entries in, which evict more), so a flat or
+    /// falling doubling is no sign that nothing better lies beyond it.
     static func knee(_ curve: [Recommendation.CurvePoint]) -> Int {
-        for (point, next) in zip(curve, curve.dropFirst()) where next.hitRatio - point.hitRatio < Recommendation.kneeGain {
-            return point.bytes
+        guard let best = curve.map(\.hitRatio).max() else { return 0 }
+        return curve.first { $0.hitRatio >= best - Recommendation.kneeGain }!.bytes
+    }
+
+    /// Where the curve falls from one size to the next: the larger size and the points lost.
+    static func dips(_ curve: [Recommendation.CurvePoint]) -> [(bytes: Int, points: Double)] {
+        zip(curve, curve.dropFirst()).compactMap { point, next in
+            next.hitRatio < point.hitRatio ? (next.bytes, (point.hitRatio - next.hitRatio) * 100) : nil
         }
-        return curve.last?.bytes ?? 0
     }
 
     /// Requests for a URL their session asked for before.
@@ -266,9 +273,10 @@ public enum SettingsRecommender {
                 }
                 return bytes >= budget ? "; the curve still climbs at the budget of \(ByteSize.format(budget)), which caps it" : "; everything fits at this size"
             }
-            let next = curve[index + 1]
-            return "; \(ByteSize.format(next.bytes)) would add \(String(format: "%.2f", (next.hitRatio - curve[index].hitRatio) * 100)) point"
-                + " (the knee: the first doubling that adds under \(String(format: "%.1f", Recommendation.kneeGain * 100)) point)"
+            let best = curve.max { $0.hitRatio < $1.hitRatio }!
+            return "; the best up to the budget is \(percent(best.hitRatio)) at \(ByteSize.format(best.bytes))"
+                + " (the knee: the smallest size within \(String(format: "%.1f", Recommendation.kneeGain * 100)) point of the best)"
+                + Self.dips(curve).prefix(2).map { "; the curve falls \(String(format: "%.2f", $0.points)) point at \(ByteSize.format($0.bytes)): a larger memory lets larger entries in under the \(Int((r.maxEntryFraction * 100).rounded()))% per-entry cap, and they evict more" }.joined()
         }
         let lru = r.policies.first { $0.name == EvictionPolicyKind.lru.description }
         let chosen = r.policies.first { $0.name == r.policy }
