@@ -47,7 +47,27 @@ struct EndToEndPropertyTests {
             }
             return #"{"log":{"version":"1.2","entries":["# + entries.joined(separator: ",") + "]}}"
         }
-        let seeds = (0..<3).map(seed(sizes:))
+        // As tools write them: a byte order mark, WebPageTest's runs and repeat views on pages,
+        // content.size 0 beside a Content-Length, a size in the URL the length cannot hold, a 204
+        // beacon, an HTML error page typed as a picture, a redacted body, bad base64, an SVG, a 304.
+        let pages = (1...2).flatMap { run in [0, 1].map { cached in
+            #"{"id":"p\#(run)\#(cached)","title":"Run \#(run), \#(cached == 0 ? "First" : "Repeat") View","_run":\#(run),"_cached":\#(cached)}"#
+        } }
+        let shapes = [
+            (#""url":"https://w.example/a.jpg""#, #""status":200,"headers":[{"name":"Content-Length","value":"24000"}],"bodySize":0,"content":{"size":0,"mimeType":"image/jpeg"}"#),
+            (#""url":"https://w.example/t.gif?w=757&h=757""#, #""status":200,"bodySize":43,"content":{"size":43,"mimeType":"image/gif"}"#),
+            (#""url":"https://w.example/b.gif""#, #""status":204,"bodySize":0,"content":{"size":0,"mimeType":"image/gif"}"#),
+            (#""url":"https://w.example/e.jpg""#, #""status":200,"content":{"size":30,"mimeType":"image/jpeg","text":"<html>gone</html>"}"#),
+            (#""url":"https://w.example/r.jpg""#, #""status":200,"content":{"size":9000,"mimeType":"image/jpeg","text":"MANUALLY REMOVED"}"#),
+            (#""url":"https://w.example/x.jpg""#, #""status":200,"content":{"size":9000,"mimeType":"image/jpeg","text":"*!","encoding":"base64"}"#),
+            (#""url":"https://w.example/s.svg""#, #""status":200,"content":{"size":60,"mimeType":"image/svg+xml","text":"<svg width=\"30\" height=\"20\"></svg>"}"#),
+            (#""url":"https://w.example/a.jpg""#, #""status":304,"content":{"size":0,"mimeType":"image/jpeg"}"#),
+        ]
+        let shaped = shapes.enumerated().map { index, shape in
+            #"{"pageref":"p\#(1 + index % 2)\#(index / 4)","startedDateTime":"2024-05-01T10:0\#(index % 2):0\#(index).000Z","time":30,"request":{\#(shape.0)},"response":{\#(shape.1)}}"#
+        }
+        let tools = "\u{FEFF}" + #"{"log":{"version":"1.2","creator":{"name":"WebPageTest"},"pages":[\#(pages.joined(separator: ","))],"entries":[\#(shaped.joined(separator: ","))]}}"#
+        let seeds = (0..<3).map(seed(sizes:)) + [tools]
         var generator = SplitMix64(seed: 29)
         var outcomes = Outcomes()
         for index in 0..<Self.cases {

@@ -165,6 +165,8 @@ private final class ByteSource {
     private let input: gzFile?
     private let file: String
     private var buffer: [UInt8]
+    /// What one read fills, made at the first read and kept.
+    private var chunk: [UInt8] = []
     private var position = 0
     /// Bytes dropped from the front of `buffer` so far, for offsets in messages.
     private var dropped = 0
@@ -205,9 +207,9 @@ private final class ByteSource {
             if captureStart != nil { captureStart = 0 }
         }
         let before = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: Self.chunk))
-        let read = buffer.withUnsafeMutableBufferPointer { gzread(input, $0.baseAddress! + before, UInt32(Self.chunk)) }
-        buffer.removeLast(Self.chunk - Int(max(read, 0)))
+        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: Self.chunk) }
+        let read = chunk.withUnsafeMutableBufferPointer { gzread(input, $0.baseAddress!, UInt32(Self.chunk)) }
+        if read > 0 { buffer.append(contentsOf: chunk[..<Int(read)]) }
         var code: Int32 = Z_OK
         let message = gzerror(input, &code).map { String(cString: $0) } ?? ""
         if read < 0 || (code != Z_OK && code != Z_STREAM_END) {

@@ -38,23 +38,46 @@ enum PictureEvidence {
 
     // MARK: SVG
 
-    static func isSVG(_ body: Data) -> Bool {
-        String(decoding: body.prefix(4096), as: UTF8.self).range(of: "<svg", options: .caseInsensitive) != nil
+    static func isSVG(_ body: Data) -> Bool { svgTagStart(Array(body.prefix(4096))) != nil }
+
+    /// Where `<svg` begins, in any case (compared byte by byte: Foundation's case-insensitive
+    /// search loads ICU, a second on first use).
+    private static func svgTagStart(_ bytes: [UInt8]) -> Int? {
+        let tag = Array("<svg".utf8)
+        guard bytes.count >= tag.count else { return nil }
+        return (0...(bytes.count - tag.count)).first { start in
+            (0..<tag.count).allSatisfy { bytes[start + $0] | (tag[$0] == UInt8(ascii: "<") ? 0 : 0x20) == tag[$0] }
+        }
     }
 
     /// `width` and `height` of the root element in user units (px, or no unit), else the
     /// `viewBox`'s; a size in %, em or other relative units is not a size of its own.
     static func svgSize(_ body: Data) -> (Int, Int)? {
-        let text = String(decoding: body.prefix(16_384), as: UTF8.self)
-        guard let open = text.range(of: "<svg", options: .caseInsensitive),
-              let close = text[open.upperBound...].firstIndex(of: ">") else { return nil }
-        let tag = String(text[open.upperBound..<close])
+        let bytes = Array(body.prefix(16_384))
+        guard let open = svgTagStart(bytes), let close = bytes[(open + 4)...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        let tag = Array(bytes[(open + 4)..<close])
+        // An attribute's value: ` name = "value"` (or single quotes), the name standing alone.
         func attribute(_ name: String) -> String? {
-            guard let match = tag.firstMatch(of: try! Regex("(?:^|\\s)\(name)\\s*=\\s*[\"']([^\"']*)[\"']")) else { return nil }
-            return match.output[1].substring.map(String.init)
+            let wanted = Array(name.utf8)
+            var index = 0
+            while index + wanted.count <= tag.count {
+                defer { index += 1 }
+                guard index == 0 || tag[index - 1] == 0x20 || (0x09...0x0D).contains(tag[index - 1]),
+                      Array(tag[index..<index + wanted.count]) == wanted else { continue }
+                var at = index + wanted.count
+                while at < tag.count, tag[at] == 0x20 { at += 1 }
+                guard at < tag.count, tag[at] == UInt8(ascii: "=") else { continue }
+                at += 1
+                while at < tag.count, tag[at] == 0x20 { at += 1 }
+                guard at < tag.count, tag[at] == UInt8(ascii: "\"") || tag[at] == UInt8(ascii: "'") else { continue }
+                let quote = tag[at]
+                guard let end = tag[(at + 1)...].firstIndex(of: quote) else { return nil }
+                return String(decoding: tag[(at + 1)..<end], as: UTF8.self)
+            }
+            return nil
         }
         func length(_ value: String?) -> Int? {
-            guard var value = value?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
+            guard var value = value.map({ String($0.filter { $0 != " " }).lowercased() }) else { return nil }
             if value.hasSuffix("px") { value.removeLast(2) }
             guard let number = Double(value), number.isFinite, number > 0 else { return nil }
             return plausibleSide(Int(number.rounded(.up)))
