@@ -405,9 +405,9 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
-/// The command line as typed, for results files.
+/// The command line as typed, for results files, its paths reduced to file names.
 var commandLine: String {
-    (["imagecache-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+    PathNames.command(["imagecache-bench"] + CommandLine.arguments.dropFirst())
 }
 
 /// Pretty, key-sorted JSON as the commands print and write it (non-finite numbers as strings).

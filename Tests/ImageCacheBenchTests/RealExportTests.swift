@@ -203,6 +203,12 @@ struct RealExportTests {
         #expect(!written.contains("s3cret") && !written.contains("user@"))
         #expect(!written.contains(directory.path), "the generator names the HAR's file only")
         #expect(written.contains("import har private.har"))
+        // Results name their inputs and command without the folders either.
+        let run = directory.appendingPathComponent("run").path
+        #expect(try await BenchProcess.run(["simulate", trace, "--policy", "lru", "-o", run]).status == 0)
+        let results = try String(contentsOfFile: run + "/results.json", encoding: .utf8)
+        #expect(!results.contains(directory.path) && !results.contains("s3cret"), "no folder of the user's in results.json")
+        #expect(try Gate.load(run + "/results.json").inputs?.map(\.path) == ["private.har.jsonl"])
     }
 
     /// The real exports beside the project (third-party test data, read only), when present.

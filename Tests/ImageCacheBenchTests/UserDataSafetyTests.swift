@@ -110,7 +110,7 @@ struct UserDataSafetyTests {
         let after = try snapshot(run)
         #expect(after["sweep.csv"] == nil && after["simulations.csv"] != nil)
         let results = try Gate.load(run + "/results.json")
-        #expect(results.inputs?.map(\.path) == [trace])
+        #expect(results.inputs?.map(\.path) == ["trace.csv"])  // the name, never the folders it is in
         #expect(results.inputs?.first?.bytes == Self.csv.utf8.count)
     }
 
@@ -205,7 +205,7 @@ struct UserDataSafetyTests {
         }
         let changed = try await BenchProcess.run(["merge"] + shards + ["--no-files"])
         #expect(changed.status == 2)
-        #expect(changed.stderr.contains("\(trace) changed between the shards"), "\(changed.stderr)")
+        #expect(changed.stderr.contains("trace.csv changed between the shards"), "\(changed.stderr)")
 
         // Shard 2 again on the same file, then a damaged hit ratio in it.
         let part = try await BenchProcess.run(["simulate", trace, "--memory", "300B,600B", "--shard", "1/2", "-o", shards[0], "--disk", "none"])

@@ -134,9 +134,10 @@ public enum Gate {
         return "the baseline was written by \(name(baseline)), this run by \(name(current)): a figure that moved may have moved with the tool"
     }
 
-    /// A command line without the program's path and the output folder, which do not change what a run measures.
+    /// A command line without the program's path, the output folder and the folders its inputs are
+    /// in, which do not change what a run measures (and which results files no longer record).
     static func invocation(of command: String) -> [String] {
-        var words = command.split(separator: " ").map(String.init).dropFirst().makeIterator()
+        var words = command.split(separator: " ").map { PathNames.withoutFolders(String($0)) }.dropFirst().makeIterator()
         var kept: [String] = []
         while let word = words.next() {
             if word == "-o" || word == "--output" { _ = words.next(); continue }

@@ -5,7 +5,7 @@ import ImagePipeline
 /// A file a run read, as its results record it: `merge` refuses shards that read
 /// different contents under one name (a trace changed between shards).
 public struct InputFile: Codable, Sendable, Equatable {
-    /// The path as the command line gave it.
+    /// The file's name (the folders it is in are the user's, not the results').
     public var path: String
     public var bytes: Int
     /// SHA-256 of the contents, in hex.
@@ -30,7 +30,7 @@ public struct InputFile: Codable, Sendable, Equatable {
                 hash.update(data: chunk)
                 bytes += chunk.count
             }
-            return InputFile(path: path, bytes: bytes, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined())
+            return InputFile(path: PathNames.withoutFolders(path), bytes: bytes, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined())
         }
     }
 }

@@ -39,8 +39,9 @@ public enum ShardMerge {
             var derived = part.results
             derived.deriveFigures()
             do { try derived.checkFigures(source: part.source) } catch { throw MergeError(reason: error.description) }
-            for input in part.results.inputs ?? [] {
-                guard let other = first.results.inputs?.first(where: { $0.path == input.path }), other.sha256 != input.sha256 else { continue }
+            // One command line reads its inputs in one order: the shards' lists pair up place by place.
+            for (input, other) in zip(part.results.inputs ?? [], first.results.inputs ?? []) {
+                guard other.sha256 != input.sha256 else { continue }
                 throw MergeError(reason: "\(input.path) changed between the shards: \(part.source) read \(input.bytes) bytes (SHA-256 \(input.sha256.prefix(12))…), "
                     + "\(first.source) \(other.bytes) bytes (\(other.sha256.prefix(12))…); run every shard on the same files")
             }
