@@ -322,4 +322,45 @@ struct CarelessInputTests {
             }
         }
     }
+
+    @Test("every writing command, run into a folder of the user's files, leaves each of them byte for byte")
+    func everyWriterSparesTheFolder() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // An earlier run's folder, then the user's own files put beside its results.
+        let folder = try make().appendingPathComponent("mine").path
+        #expect(try await BenchProcess.run(["simulate", Self.trace, "--policy", "fifo", "-o", folder]).status == 0)
+        let mine = ["mydata.csv": "a,b\n", "budget.json": "{}\n", "notes.md": "# my notes\n", "curve.svg": "<svg/>",
+                    "plot.gp": "plot 1\n", "points.dat": "1 2\n", "trace.jsonl": "not yours\n"]
+        for (name, text) in mine { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        let image = directory.appendingPathComponent("img.jpg").path
+        #expect(try await BenchProcess.run(["synth", "--width", "64", "--height", "48", "-o", image]).status == 0)
+        let har = try file("one.har", Data(#"{"log":{"version":"1.2","entries":[{"startedDateTime":"2024-05-01T10:00:00Z","time":5,"request":{"url":"https://a.example/1.jpg"},"response":{"status":200,"bodySize":900,"content":{"size":900,"mimeType":"image/jpeg"}}}]}}"#.utf8))
+        let runs: [[String]] = [
+            ["simulate", Self.trace, "--policy", "lru", "-o", folder],
+            ["keys", Self.trace, "-o", folder],
+            ["sweep", Self.trace, "--policy", "lru", "--memory", "1MB,2MB", "-o", folder],
+            ["memwarn", Self.trace, "-o", folder],
+            ["recommend", Self.trace, "--memory-budget", "64MB", "-o", folder],
+            ["import", "har", har, "-o", folder + "/imported.jsonl"],
+            ["export", Self.trace, "-o", folder + "/exported.oracleGeneral"],
+            ["synth-trace", "--requests", "100", "--objects", "10", "-o", folder + "/z.icbt"],
+            ["synth", "--width", "32", "--height", "32", "-o", folder + "/s.jpg"],
+            ["thumbnail", image, "--width", "16", "-o", folder + "/t.jpg"],
+            ["record", "--app", "vanilladin", "--sessions", "1", "-o", folder + "/recorded.jsonl"],
+        ]
+        for arguments in runs {
+            let ran = try await BenchProcess.run(arguments)
+            #expect(ran.status == 0, "\(arguments[0]): \(ran.stderr)")
+            for (name, text) in mine {
+                #expect(FileManager.default.contents(atPath: folder + "/" + name) == Data(text.utf8), "\(arguments[0]) changed \(name)")
+            }
+        }
+        // A results.json of the user's (not a run's) makes a folder of other files: refused, untouched.
+        let theirs = directory.appendingPathComponent("theirs").path
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: true)
+        try Data(#"{"mine":true}"#.utf8).write(to: URL(fileURLWithPath: theirs + "/results.json"))
+        let refused = try await BenchProcess.run(["simulate", Self.trace, "-o", theirs])
+        #expect(refused.status == 2 && refused.stderr.contains("the folder holds other files"), "\(refused.stderr)")
+        #expect(FileManager.default.contents(atPath: theirs + "/results.json") == Data(#"{"mine":true}"#.utf8))
+    }
 }

@@ -86,12 +86,17 @@ struct NumericOptionTests {
             let path = options.first { $0.command.description == command }!.command
             #expect(Self.required(path, inputs: inputs) != nil, "no invocation for \(path.joined(separator: " ")): add it to required(_:inputs:)")
         }
-        // An option is numeric when the parser itself refuses a word for it.
-        let numeric = try await Self.parallel(options) { option -> Option? in
+        // An option is numeric when the parser itself refuses a word for it; an option group shared by
+        // commands (the same name and help) is one type, asked once.
+        var firsts: [String: Option] = [:]
+        for option in options where firsts[option.name + "|" + option.help] == nil { firsts[option.name + "|" + option.help] = option }
+        let probed = try await Self.parallel(Array(firsts.values)) { option -> String? in
             guard let base = Self.required(option.command, inputs: inputs) else { return nil }
             let probe = try await BenchProcess.run(option.command + base + ["--\(option.name)", "abc"], directory: scratch, timeout: .seconds(60))
-            return probe.stderr.contains("The value 'abc' is invalid for '--\(option.name)") ? option : nil
-        }.compactMap { $0 }
+            return probe.stderr.contains("The value 'abc' is invalid for '--\(option.name)") ? option.name + "|" + option.help : nil
+        }
+        let numericKinds = Set(probed.compactMap { $0 })
+        let numeric = options.filter { numericKinds.contains($0.name + "|" + $0.help) }
         #expect(numeric.count > 40, "found \(numeric.count) numeric options")
 
         let cases = numeric.flatMap { option in Self.values.map { (option, $0) } }

@@ -61,7 +61,8 @@ public final class ResultsFolder: Sendable {
             try? FileManager.default.removeItem(atPath: directory + "/" + name)
         }
         let others = names.filter { !Self.isOurs($0) }
-        if !others.isEmpty, !others.contains("results.json") {
+        // A results.json is an earlier run's only when it reads as one: a file of the user's of that name is not.
+        if !others.isEmpty, !(others.contains("results.json") && Self.isRunResults(directory + "/results.json")) {
             throw FolderError(path: directory, reason: "the folder holds other files; give a new or empty folder, or an earlier run's")
         }
     }
@@ -74,6 +75,13 @@ public final class ResultsFolder: Sendable {
         guard made, !published.withLock({ $0 }) else { return }
         unlink(path + "/" + Self.lockName)
         rmdir(path)
+    }
+
+    /// Whether a file is a run's `results.json` (its schema, command and time), not a user's file of that name.
+    static func isRunResults(_ path: String) -> Bool {
+        struct Run: Decodable { var schema: Int; var command: String; var createdAt: String }
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        return (try? JSONDecoder().decode(Run.self, from: data)) != nil
     }
 
     /// The files an earlier run's `results.json` says that run wrote (plain names in the folder);
