@@ -211,6 +211,16 @@ struct RealExportTests {
         #expect(try Gate.load(run + "/results.json").inputs?.map(\.path) == ["private.har.jsonl"])
     }
 
+    @Test("credentials leave a URL's authority only; the rest stays byte for byte", arguments: [
+        ("https://user:s3cret@img.example/a.jpg?next=@me", "https://img.example/a.jpg?next=@me"),
+        ("https://u@h.example", "https://h.example"),
+        ("https://img.example/a@2x.jpg", "https://img.example/a@2x.jpg"),
+        ("/relative/a@b.png", "/relative/a@b.png"),
+    ])
+    func credentials(_ url: String, _ expected: String) {
+        #expect(URLCredentials.removed(from: url) == expected)
+    }
+
     /// The real exports beside the project (third-party test data, read only), when present.
     static let realExports = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/realhar")

@@ -118,7 +118,7 @@ struct UserDataSafetyTests {
     func fullDisk() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = try folder("run")
-        let earlier = Data("{\"earlier\": true}".utf8)
+        let earlier = Data(#"{"schema":1,"command":"imagecache-bench simulate t.csv","createdAt":"2026-11-01T00:00:00Z","files":["results.json"]}"#.utf8)
         try earlier.write(to: URL(fileURLWithPath: run + "/results.json"))
         let fileSystem = FaultInjectingFileSystem()
         fileSystem.set { $0.writeError = ENOSPC }

@@ -1,3 +1,4 @@
+import Workloads
 import ImagePipeline
 import CacheSimulation
 
@@ -71,8 +72,8 @@ public enum KeyComparison {
             let ranked = urls.sorted { (requestsPerURL[$0], workload.urls[$1]) > (requestsPerURL[$1], workload.urls[$0]) }
             guard let second = ranked.dropFirst().first(where: { pictureOfURL[$0] != pictureOfURL[ranked[0]] }) else { continue }
             collisions.append(.init(
-                key: key, pictures: pictures.count, requests: urls.reduce(0) { $0 + requestsPerURL[$1] },
-                first: workload.urls[ranked[0]], second: workload.urls[second]))
+                key: URLCredentials.removed(from: key), pictures: pictures.count, requests: urls.reduce(0) { $0 + requestsPerURL[$1] },
+                first: URLCredentials.removed(from: workload.urls[ranked[0]]), second: URLCredentials.removed(from: workload.urls[second])))
         }
         collisions.sort { ($0.requests, $1.key) > ($1.requests, $0.key) }
         return KeyComparisonRow(

@@ -72,7 +72,7 @@ extension HARImporter {
             var parsed = ParsedEntry(kind: .skipped(.damaged), start: start, date: date, page: page)
             let request = try entry.required("request")
             let response = try entry.required("response")
-            let url = HARImporter.withoutCredentials(try request.required("url").string())
+            let url = URLCredentials.removed(from: try request.required("url").string())
             let status = try response.required("status").int()
             let content = try response.required("content")
             let mime = try content.optional("mimeType")?.string().lowercased() ?? ""
@@ -221,13 +221,4 @@ extension HARImporter {
         return TraceFormatNames.imageFormats.contains(name) ? name : nil
     }
 
-    /// The URL without a user name or password: credentials are never written to a trace.
-    static func withoutCredentials(_ url: String) -> String {
-        guard url.contains("@"), var components = URLComponents(string: url), components.user != nil || components.password != nil else {
-            return url
-        }
-        components.user = nil
-        components.password = nil
-        return components.string ?? url
-    }
 }
