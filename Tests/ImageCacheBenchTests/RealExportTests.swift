@@ -104,6 +104,14 @@ struct RealExportTests {
         let (browsertime, first) = try await imported("bt.har", Self.har(entries, pages: pages, creator: "Browsertime"))
         #expect(browsertime.status == 0 && browsertime.stdout.contains("Browsertime: 3 iterations"), "\(browsertime.stdout)")
         #expect(try TraceReader(path: first).header.sessions == 3)
+        // Pages and creator written after the entries (JSON objects have no order): the same devices.
+        let late = #"{"log":{"version":"1.2","entries":["# + entries.map(\.json).joined(separator: ",")
+            + #"],"pages":[\#(pages)],"creator":{"name":"Browsertime","version":"1"}}}"#
+        let (lateRan, lateTrace) = try await imported("late.har", late)
+        #expect(lateRan.status == 0 && lateRan.stdout.contains("Browsertime: 3 iterations"), "\(lateRan.stdout)")
+        var lateReader = try TraceReader(path: lateTrace), firstReader = try TraceReader(path: first)
+        #expect(lateReader.header.sessions == 3)
+        #expect(try lateReader.readAll() == firstReader.readAll())
         let (devtools, second) = try await imported("devtools.har", Self.har(entries, pages: pages, creator: "WebInspector"))
         #expect(devtools.status == 0 && devtools.stdout.contains("3 pages browsed in one sitting: one session"), "\(devtools.stdout)")
         #expect(try TraceReader(path: second).header.sessions == 1)

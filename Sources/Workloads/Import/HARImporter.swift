@@ -72,8 +72,11 @@ public enum HARImporter {
             if try !writing.append(placed) { writer = nil }  // out of order: read again below
         }
         try checkVersion(read.header.version)
+        // The whole header may say more than what came before the entries (pages or a creator
+        // after them): then the devices are placed again from it.
         let pages = HARPages(read.header, oneSession: options.oneSession)
-        if let writer, var summary = assembler?.summary, read.pagesBeforeEntries || pages.devices == 1 {
+        if let writer, let assembler, assembler.pages.mapping == pages.mapping, assembler.pages.devices == pages.devices {
+            var summary = assembler.summary
             summary.entries = read.entries
             try refuseEmpty(summary, allowsEmpty: options.allowsEmpty, file: path)
             try writer.close()

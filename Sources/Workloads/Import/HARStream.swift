@@ -36,12 +36,10 @@ struct HARStream {
         var pages: [JSONNode] = []
     }
 
-    /// What a walk read: the header, the number of entries, and whether the header's pages
-    /// came before the entries (so `entriesBegin` saw them).
+    /// What a walk read: the whole header and the number of entries.
     struct Read {
         var header: Header
         var entries: Int
-        var pagesBeforeEntries: Bool
     }
 
     /// Calls `body` with `transform` of each entry, in file order, after `entriesBegin` has been
@@ -111,7 +109,6 @@ struct HARStream {
         try source.expect(UInt8(ascii: "{"), "a JSON object")
         var header = Header()
         var entries: Int?
-        var pagesBeforeEntries = true
         var sawLog = false
         try source.members { key throws(ImportError) in
             guard key == "log" else { return try source.skipValue() }
@@ -132,7 +129,6 @@ struct HARStream {
                 case "pages":
                     let pages = JSONNode(value: try source.parse(try source.captureValue()), path: "$.log.pages", file: file)
                     header.pages = (try? pages.array()) ?? []
-                    pagesBeforeEntries = entries == nil
                 case "entries":
                     guard try source.peek() == UInt8(ascii: "[") else {
                         _ = try source.captureValue()  // as for `log`: malformed JSON first
@@ -154,7 +150,7 @@ struct HARStream {
         try source.expectEnd()
         guard sawLog else { throw JSONNode(value: NSNull(), path: "$.log", file: file).fail("missing") }
         guard let entries else { throw JSONNode(value: NSNull(), path: "$.log.entries", file: file).fail("missing") }
-        return Read(header: header, entries: entries, pagesBeforeEntries: pagesBeforeEntries || header.pages.isEmpty)
+        return Read(header: header, entries: entries)
     }
 }
 
