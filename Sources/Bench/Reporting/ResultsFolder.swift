@@ -45,7 +45,7 @@ public final class ResultsFolder: Sendable {
         do {
             lockDescriptor = try fileSystem.lockExclusively(directory + "/" + Self.lockName)
         } catch {
-            guard error.code == EWOULDBLOCK else { throw FolderError(path: directory, reason: Self.plain(error)) }
+            guard error.code == EWOULDBLOCK else { throw FolderError(path: directory, reason: PlainFailure.clause(error)) }
             let holder = (try? fileSystem.read(directory + "/" + Self.lockName)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let pid = holder.trimmingCharacters(in: .whitespacesAndNewlines)
             throw FolderError(
@@ -62,7 +62,7 @@ public final class ResultsFolder: Sendable {
         }
         let others = names.filter { !Self.isOurs($0) }
         // A results.json is an earlier run's only when it reads as one: a file of the user's of that name is not.
-        if !others.isEmpty, !(others.contains("results.json") && Self.isRunResults(directory + "/results.json")) {
+        if !others.isEmpty, !(others.contains("results.json") && EarlierRun(directory + "/results.json") != nil) {
             throw FolderError(path: directory, reason: "the folder holds other files; give a new or empty folder, or an earlier run's")
         }
     }
@@ -77,20 +77,24 @@ public final class ResultsFolder: Sendable {
         rmdir(path)
     }
 
-    /// Whether a file is a run's `results.json` (its schema, command and time), not a user's file of that name.
-    static func isRunResults(_ path: String) -> Bool {
-        struct Run: Decodable { var schema: Int; var command: String; var createdAt: String }
-        guard let data = FileManager.default.contents(atPath: path) else { return false }
-        return (try? JSONDecoder().decode(Run.self, from: data)) != nil
-    }
+    /// An earlier run's `results.json`: read as one only when it has a run's schema, command and
+    /// time (a user's file of that name is not a run's); `files`, what that run wrote, is absent
+    /// in files written before runs listed them.
+    struct EarlierRun: Decodable {
+        var schema: Int
+        var command: String
+        var createdAt: String
+        var files: [String]?
 
-    /// The files an earlier run's `results.json` says that run wrote (plain names in the folder);
-    /// none when it lists none (a file written before runs listed them, or not a run's).
-    static func filesWritten(by results: String) -> [String] {
-        struct Listing: Decodable { var files: [String]? }
-        guard let data = FileManager.default.contents(atPath: results),
-              let files = (try? JSONDecoder().decode(Listing.self, from: data))?.files else { return [] }
-        return files.filter { !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." }
+        init?(_ path: String) {
+            guard let data = FileManager.default.contents(atPath: path), let run = try? JSONDecoder().decode(Self.self, from: data) else {
+                return nil
+            }
+            self = run
+        }
+
+        /// The files it names that are plain names in its folder.
+        var namesInFolder: [String] { (files ?? []).filter { !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." } }
     }
 
     /// Names this tool keeps beside the results: the lock and staging folders.
@@ -114,7 +118,7 @@ public final class ResultsFolder: Sendable {
             do {
                 try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw FolderError(path: directory, reason: "cannot create the folder (\(plain(error)))")
+                throw FolderError(path: directory, reason: "cannot create the folder (\(PlainFailure.clause(error)))")
             }
         }
         guard manager.isWritableFile(atPath: directory) else { throw FolderError(path: directory, reason: "the folder is not writable") }
@@ -138,7 +142,7 @@ public final class ResultsFolder: Sendable {
     {
         let staging = path + "/" + Self.stagingPrefix + "\(getpid())"
         try? FileManager.default.removeItem(atPath: staging)
-        do { try fileSystem.makeDirectory(staging) } catch { throw FolderError(path: staging, reason: Self.plain(error)) }
+        do { try fileSystem.makeDirectory(staging) } catch { throw FolderError(path: staging, reason: PlainFailure.clause(error)) }
         var written: [String] = []
         do throws(FolderError) {
             for file in files {
@@ -146,7 +150,7 @@ public final class ResultsFolder: Sendable {
                 written.append(file.name)
             }
             do { written += try extra(staging) } catch let error as FolderError { throw error } catch {
-                throw FolderError(path: path, reason: Self.plain(error))
+                throw FolderError(path: path, reason: PlainFailure.clause(error))
             }
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
@@ -156,7 +160,7 @@ public final class ResultsFolder: Sendable {
         // publish never leaves a folder that reads as one whole run. Of the earlier run's
         // files only those its results.json lists are removed: anything else is not ours.
         let present = Set((try? fileSystem.contentsOfDirectory(path)) ?? [])
-        let earlier = Self.filesWritten(by: path + "/results.json").filter { present.contains($0) && !Self.isOurs($0) }
+        let earlier = (EarlierRun(path + "/results.json")?.namesInFolder ?? []).filter { present.contains($0) && !Self.isOurs($0) }
         do {
             if present.contains("results.json") { try fileSystem.remove(path + "/results.json") }
             let ordered = written.filter { $0 != "results.json" } + written.filter { $0 == "results.json" }
@@ -165,7 +169,7 @@ public final class ResultsFolder: Sendable {
             try fileSystem.synchronizeDirectory(path)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
-            throw FolderError(path: path, reason: Self.plain(error))
+            throw FolderError(path: path, reason: PlainFailure.clause(error))
         }
         try? FileManager.default.removeItem(atPath: staging)
         published.withLock { $0 = true }
@@ -175,7 +179,7 @@ public final class ResultsFolder: Sendable {
     /// One whole file, made durable before it is renamed into place.
     func write(_ contents: Data, to file: String, shownAs shown: String) throws(FolderError) {
         let descriptor: Int32
-        do { descriptor = try fileSystem.create(file) } catch { throw FolderError(path: shown, reason: Self.plain(error)) }
+        do { descriptor = try fileSystem.create(file) } catch { throw FolderError(path: shown, reason: PlainFailure.clause(error)) }
         defer { fileSystem.close(descriptor) }
         let failure: FileSystemError? = contents.withUnsafeBytes { all in
             var offset = 0
@@ -188,11 +192,6 @@ public final class ResultsFolder: Sendable {
             do throws(FileSystemError) { try fileSystem.synchronize(descriptor) } catch { return error }
             return nil
         }
-        if let failure { throw FolderError(path: shown, reason: "cannot write: " + Self.plain(failure)) }
-    }
-
-    /// An error as a plain clause (`PlainFailure`), a folder's own errors as they are.
-    static func plain(_ error: any Error) -> String {
-        (error as? FolderError)?.description ?? PlainFailure.clause(error)
+        if let failure { throw FolderError(path: shown, reason: "cannot write: " + PlainFailure.clause(failure)) }
     }
 }

@@ -15,7 +15,7 @@ public enum ResultsWriter {
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let stamp = base + "/" + formatter.string(from: Date())
         do { try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true) } catch {
-            throw ResultsFolder.FolderError(path: base, reason: "cannot create the folder (\(ResultsFolder.plain(error)))")
+            throw ResultsFolder.FolderError(path: base, reason: "cannot create the folder (\(PlainFailure.clause(error)))")
         }
         for attempt in 1...1_000 {
             let candidate = attempt == 1 ? stamp : "\(stamp)-\(attempt)"
