@@ -26,13 +26,13 @@ struct AppsCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        _ = try CacheOptions.device(device)
+        try OptionCheck.library { _ = try SettingParsing.device(device) }
         try OptionCheck.count(liveSessions, "--live-sessions", atLeast: 0, atMost: 1_000_000)
     }
 
     func run() async throws {
-        try output.claim(inputs: workloads.inputPaths)
-        let loaded = try workloads.load()
+        try output.claim(inputs: workloads.inputs.inputPaths)
+        let loaded = try workloads.inputs.load()
         // A trace of no documented app (an import, a mix) has no pipeline as shipped to compare.
         let unmatched = loaded.filter { AppPreset.asShipped(app: $0.header.app).isEmpty }
         guard unmatched.count < loaded.count else {
@@ -47,7 +47,7 @@ struct AppsCommand: AsyncParsableCommand {
         }
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
-        results.apps = AppComparison.run(loaded, device: try CacheOptions.device(device))
+        results.apps = AppComparison.run(loaded, device: try SettingParsing.device(device))
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
         if liveSessions > 0 {

@@ -33,7 +33,7 @@ struct FidelityCommand: ParsableCommand {
     }
 
     func run() throws {
-        try output.claim(inputs: workloads.inputPaths + [targets] + (measure.map { [$0] } ?? []))
+        try output.claim(inputs: workloads.inputs.inputPaths + [targets] + (measure.map { [$0] } ?? []))
         var targets = try readTargets(required: measure == nil)
         var measured: FidelityTargets?
         if let measure {
@@ -45,7 +45,7 @@ struct FidelityCommand: ParsableCommand {
             targets = targets?.replacing(with: found) ?? found
             print("fidelity: measured \(found.targets.count) targets for \(found.services.map(\.rawValue).joined(separator: ", ")) on \(measure)")
         }
-        let loaded = try workloads.load()
+        let loaded = try workloads.inputs.load()
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
         guard let targets else { return }

@@ -39,9 +39,9 @@ struct ImageCacheBench: AsyncParsableCommand {
             }
         } catch {
             let type = type(of: command)
-            if exitCode(for: error) == .validationFailure {
+            if exitCode(for: error) == .validationFailure || error is UsageError {
                 let name = ["imagecache-bench", type.configuration.commandName].compactMap { $0 }.joined(separator: " ")
-                usageError("Error: \(type.message(for: error))\n  See '\(name) --help' for more information.")
+                usageError("Error: \((error as? UsageError)?.description ?? type.message(for: error))\n  See '\(name) --help' for more information.")
             }
             exit(withError: error)
         }

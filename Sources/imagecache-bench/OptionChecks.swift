@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bench
 
 /// Range checks for numeric options: a bad number is a usage error (exit 2)
 /// that names the option, its range and what was given. Numeric options parse
@@ -29,5 +30,11 @@ enum OptionCheck {
         for option in options where given.filter({ $0 == option }).count > 1 {
             throw ValidationError("\(option) is given more than once; give one comma-separated list (\(option) a,b)")
         }
+    }
+
+    /// The library's checks, run while the command line is parsed: its usage errors are the
+    /// parser's, so they exit 2 pointing at --help as the parser's own do.
+    static func library(_ check: () throws -> Void) throws {
+        do { try check() } catch let error as UsageError { throw ValidationError(error.description) }
     }
 }

@@ -24,27 +24,29 @@ struct RecommendCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        _ = try Self.absolute(memoryBudget, "--memory-budget")
-        if let diskBudget { _ = try Self.absolute(diskBudget, "--disk-budget") }
+        try OptionCheck.library {
+            _ = try Self.absolute(memoryBudget, "--memory-budget")
+            if let diskBudget { _ = try Self.absolute(diskBudget, "--disk-budget") }
+        }
     }
 
     static func absolute(_ text: String, _ option: String) throws -> Int {
-        guard case .bytes(let bytes) = try CacheOptions.size(text), bytes >= 1 << 20 else {
-            throw ValidationError("\(option) is a size of at least 1MiB, such as 64MB or 1GiB, not \(text)")
+        guard case .bytes(let bytes) = try SettingParsing.size(text, option: option), bytes >= 1 << 20 else {
+            throw UsageError("\(option) is a size of at least 1MiB, such as 64MB or 1GiB, not \(text)")
         }
         return bytes
     }
 
     func run() throws {
-        try output.claim(inputs: workloads.inputPaths)
-        let loaded = try workloads.load()
+        try output.claim(inputs: workloads.inputs.inputPaths)
+        let loaded = try workloads.inputs.load()
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
         let recommendation: Recommendation
         do {
             recommendation = try SettingsRecommender.recommend(
                 loaded, memoryBudget: try Self.absolute(memoryBudget, "--memory-budget"),
-                diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") }, device: try CacheOptions.device(device))
+                diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") }, device: try SettingParsing.device(device))
         } catch let error as RecommendationError {
             FileHandle.standardError.write(Data("recommend: no recommendation: \(PlainFailure.clause(error))\n".utf8))
             throw ExitCode.failure

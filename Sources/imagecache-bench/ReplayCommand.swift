@@ -13,7 +13,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Recorded time divided by this; 0 replays as fast as --concurrency allows.") var speed = 0.0
     @Option(parsing: .unconditional, help: "Requests in flight at most (about a screen of cells and their prefetches).") var concurrency = 16
     @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
-    @Option(help: "Disk size, or none.") var disk = "150MB"
+    @Option(help: "Disk size, or none.") var disk = CacheSettings.defaultDisk
     @Option(help: "What the disk keeps: originals, thumbnails (re-encoded) or both.") var diskPolicy = ReplayDefaults.diskPolicy.rawValue
     @Option(parsing: .unconditional, help: "Replay only the first N sessions of each trace (whole sessions).") var sessions: Int?
     @Option(help: "Cancellations: recorded (at the download, as the simulator models them) or timed (after the recorded delay, racing the answer).")
@@ -50,52 +50,33 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ValidationError("--cancellations is recorded or timed")
         }
         if let sessions { try OptionCheck.count(sessions, "--sessions", atLeast: 1, atMost: 1_000_000) }
-        _ = try CacheOptions.diskPolicy(diskPolicy)
-        if try CacheOptions.device(device) != nil, concurrency != 1 {
-            throw ValidationError("--device replays one request at a time: add --concurrency 1")
-        }
+        try OptionCheck.library(job.validate)
     }
 
-    func run() async throws {
-        try output.claim(inputs: workloads.inputPaths)
-        if let saveOrder { try OutputFile.refuseOverwriting(saveOrder, inputs: workloads.inputPaths) }
-        if let saveAnswers { try OutputFile.refuseOverwriting(saveAnswers, inputs: workloads.inputPaths) }
-        let loaded = try workloads.load()
-        guard saveOrder == nil || loaded.count == 1 else { throw ValidationError("--save-order records one trace's replay; give one trace") }
-        guard saveAnswers == nil || loaded.count == 1 else { throw ValidationError("--save-answers records one trace's replay; give one trace") }
-        var options = LiveReplayOptions()
-        options.speed = speed
-        options.concurrency = concurrency
-        options.memory = try CacheOptions.size(memory)
-        options.disk = try CacheOptions.diskSize(disk)
-        options.diskPolicy = try CacheOptions.diskPolicy(diskPolicy)
-        options.sessionLimit = sessions
-        options.cancellations = LiveReplayOptions.CancellationTiming(rawValue: cancellations) ?? .recorded
-        options.policy = try CacheOptions.policies(policy)[0]
-        options.stripes = CacheStripes(stripes)
-        options.keyStrategy = try CacheOptions.strategies(keys)[0]
-        options.reaction = try CacheOptions.reaction(reaction)
-        options.latencyMilliseconds = latency
-        options.faultRate = faults
-        options.diskSync = DiskCache.SyncPolicy(rawValue: diskSync) ?? .none
-        options.originStore = store
-        options.observedOrderPath = saveOrder
-        options.answersPath = saveAnswers
-        options.device = try CacheOptions.device(device)
-        var results = BenchResults(command: commandLine)
-        results.datasets = loaded.map(\.summary)
-        for workload in loaded {
-            results.replays.append(try await LiveReplay.run(workload, options: options))
-        }
-        output.show("replay", ReportTables.replays(results.replays))
-        output.show("replay-agreement", ReportTables.replayAgreement(results.replays))
-        if let device = options.device { output.show("on \(device)", ReportTables.replayDevices(results.replays)) }
-        try output.finish(results)
-        if requireAgreement, results.replays.contains(where: { !$0.agrees }) {
-            let differing = results.replays.filter { !$0.agrees }.map { "\($0.trace): \($0.exact.differingRequests) of \($0.requests)" }
-            FileHandle.standardError.write(Data(
-                "replay: the simulator in observed order answered requests differently from live (\(differing.joined(separator: ", ")))\n".utf8))
-            throw ExitCode.failure
-        }
+    var job: ReplayJob {
+        var job = ReplayJob()
+        job.inputs = workloads.inputs
+        job.settings.memory = memory
+        job.settings.disk = disk
+        job.settings.diskPolicy = diskPolicy
+        job.settings.policy = policy
+        job.settings.stripes = stripes
+        job.settings.keys = keys
+        job.settings.reaction = reaction
+        job.settings.device = device
+        job.options.speed = speed
+        job.options.concurrency = concurrency
+        job.options.sessionLimit = sessions
+        job.options.cancellations = LiveReplayOptions.CancellationTiming(rawValue: cancellations) ?? .recorded
+        job.options.latencyMilliseconds = latency
+        job.options.faultRate = faults
+        job.options.diskSync = DiskCache.SyncPolicy(rawValue: diskSync) ?? .none
+        job.options.originStore = store
+        job.options.observedOrderPath = saveOrder
+        job.options.answersPath = saveAnswers
+        job.requiresAgreement = requireAgreement
+        return job
     }
+
+    func run() async throws { try await job.run(output: output.results) }
 }

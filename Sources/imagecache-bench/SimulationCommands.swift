@@ -28,90 +28,20 @@ struct SimulateCommand: ParsableCommand {
     @OptionGroup var sharding: ShardOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        _ = try cache.matrix(objects: workloads.objects)
+    var job: SimulateJob {
+        var job = SimulateJob()
+        job.inputs = workloads.inputs
+        job.settings = cache.settings
+        job.bounds = !noBounds
+        job.libcachesim = libcachesim
+        job.observedOrder = observedOrder
+        job.shard = sharding.shard
+        return job
     }
 
-    func run() throws {
-        try output.claim(inputs: workloads.inputPaths + (observedOrder.map { [$0] } ?? []))
-        var matrix = try cache.matrix(objects: workloads.objects)
-        if observedOrder != nil, libcachesim {
-            throw ValidationError("--observed-order runs a recorded trace; --libcachesim's plain requests have no decisions to order")
-        }
-        // A plain trace is simulated while it is read when the run needs nothing of it whole: no
-        // offline bounds, no size that is a share of its footprint, no observed order or device.
-        let relative = matrix.memorySizes.contains { if case .fraction = $0 { true } else { false } }
-            || matrix.diskSizes.contains { if case .fraction? = $0 { true } else { false } }
-        let streaming = noBounds && !relative && observedOrder == nil && matrix.device == nil
-        let inputs = try libcachesim
-            ? libCacheSimInputs(strategies: matrix.strategies, streaming: streaming) : workloads.loadInputs(streaming: streaming)
-        if let observedOrder {
-            guard inputs.count == 1, case .recorded(let workload) = inputs[0] else {
-                throw ValidationError("--observed-order belongs to one replayed recorded trace; give that one trace")
-            }
-            let (order, requests) = try ObservedOrderFile.read(observedOrder)
-            guard requests == workload.requests.count else {
-                throw ValidationError(
-                    "\(observedOrder) was observed on \(requests) requests of its trace, \(workload.name) has \(workload.requests.count) here: give --requests \(requests)")
-            }
-            matrix.observedOrder = order
-        }
-        if matrix.device != nil, let plain = inputs.first(where: { if case .plain = $0 { true } else { false } }) {
-            throw ValidationError("--device counts decoded images, which a recorded trace has and \(plain.name), a plain trace, does not")
-        }
-        try sharding.check(traceNames: inputs.map(\.name), units: matrix.unitCount(inputs), unitName: "(trace, key strategy, memory size) groups")
-        matrix.shard = sharding.shard
-        if libcachesim {
-            matrix.maxEntryFraction = 1
-            matrix.diskSizes = [nil]
-            matrix.warnings = try CacheOptions.warningSource("none")
-        }
-        matrix.bounds = !noBounds
-        var results = BenchResults(command: commandLine)
-        results.datasets = inputs.compactMap {
-            if case .recorded(let workload) = $0 { workload.summary } else { nil }
-        }
-        let start = ContinuousClock.now
-        results.simulations = matrix.run(inputs)
-        // A stream that could not be read to its end leaves rows that cover part of it: none stand.
-        for stream in inputs.compactMap(\.stream) { try stream.finished() }
-        let seconds = (ContinuousClock.now - start).milliseconds / 1000
-        let requests = results.simulations.reduce(0) { $0 + $1.result.requests }
-        let summary = String(
-            format: "simulate: %d runs, %.1f M requests in %.2f s (%.1f M requests/s over all cores, ",
-            results.simulations.count, Double(requests) / 1e6, seconds, Double(requests) / 1e6 / max(seconds, 1e-9))
-        FileHandle.standardError.write(Data((summary + (noBounds ? "no offline bounds)\n" : "the offline bounds included)\n")).utf8))
-        output.show("simulate", ReportTables.simulations(results.simulations))
-        if let device = matrix.device {
-            output.show("on \(device)", ReportTables.devices(results.simulations))
-        }
-        sharding.record(in: &results)
-        try output.finish(results)
-    }
+    func validate() throws { try OptionCheck.library(job.validate) }
 
-    /// Each recorded trace as the oracleGeneral file `export` would write; libCacheSim traces as they are.
-    /// A trace exported here is read whole, before its folder goes; a given one streams with `streaming`.
-    private func libCacheSimInputs(strategies: [CacheKeyStrategy], streaming: Bool) throws -> [SimulationMatrix.Input] {
-        guard strategies.count == 1 else { throw ValidationError("--libcachesim names objects by one key strategy; give one with --keys") }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("icb-libcachesim-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let paths = try workloads.readablePaths()
-        let exported = try paths.map { path -> String in
-            guard !OracleGeneralTrace.isOracleGeneral(path), try workloads.delimitedFormat(of: path) == nil,
-                  workloads.traceFormat == nil || workloads.traceFormat == .jsonl else { return path }
-            let name = URL(fileURLWithPath: path).lastPathComponent
-            let file = directory.appendingPathComponent(name + ".oracleGeneral").path
-            let summary = try LibCacheSimExport(strategy: strategies[0], layout: .oracleGeneral).export(path, to: file)
-            if let notCarried = summary.notCarried {
-                FileHandle.standardError.write(Data("\(name): left out as libCacheSim would: \(notCarried)\n".utf8))
-            }
-            return file
-        }
-        var plain = workloads
-        plain.traces = exported
-        return try plain.loadInputs(streaming: streaming && exported == paths)
-    }
+    func run() throws { try job.run(output: output.results) }
 }
 
 struct KeysCommand: ParsableCommand {
@@ -121,7 +51,7 @@ struct KeysCommand: ParsableCommand {
     @OptionGroup var workloads: WorkloadOptions
     @Option(help: "Key strategies (or all).") var keys = "all"
     @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
-    @Option(help: "Disk size, or none.") var disk = "150MB"
+    @Option(help: "Disk size, or none.") var disk = CacheSettings.defaultDisk
     @Option(parsing: .unconditional, help: "Colliding URL pairs to show per strategy.") var examples = 3
     @OptionGroup var output: OutputOptions
 
@@ -130,14 +60,14 @@ struct KeysCommand: ParsableCommand {
     }
 
     func run() throws {
-        try output.claim(inputs: workloads.inputPaths)
-        let loaded = try workloads.load()
+        try output.claim(inputs: workloads.inputs.inputPaths)
+        let loaded = try workloads.inputs.load()
         var matrix = SimulationMatrix()
-        matrix.memorySizes = [try CacheOptions.size(memory)]
-        matrix.diskSizes = [try CacheOptions.diskSize(disk)]
+        matrix.memorySizes = [try SettingParsing.size(memory)]
+        matrix.diskSizes = [try SettingParsing.diskSize(disk)]
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
-        results.keyComparisons = KeyComparison.run(loaded, strategies: try CacheOptions.strategies(keys), configuration: matrix, examples: examples)
+        results.keyComparisons = KeyComparison.run(loaded, strategies: try SettingParsing.strategies(keys), configuration: matrix, examples: examples)
         output.show("keys", ReportTables.keys(results.keyComparisons))
         if !output.json { print(ReportTables.collisions(results.keyComparisons)) }
         try output.finish(results)
@@ -170,17 +100,17 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        try output.claim(inputs: workloads.inputPaths)
-        let inputs = try workloads.loadInputs()
-        let sizes = try CacheOptions.list(memory).map(CacheOptions.size)
+        try output.claim(inputs: workloads.inputs.inputPaths)
+        let inputs = try workloads.inputs.loadInputs()
+        let sizes = try SettingParsing.list(memory).map { try SettingParsing.size($0) }
         try sharding.check(traceNames: inputs.map(\.name), units: inputs.count * sizes.count, unitName: "(trace, memory size) points")
-        guard let strategy = try CacheOptions.strategies(keys).first else { return }
+        guard let strategy = try SettingParsing.strategies(keys).first else { return }
         var results = BenchResults(command: commandLine)
         results.datasets = inputs.compactMap {
             if case .recorded(let workload) = $0 { workload.summary } else { nil }
         }
         results.sweeps = MissRatioSweep.run(
-            inputs, strategy: strategy, policies: try CacheOptions.policies(policy), sizes: sizes,
+            inputs, strategy: strategy, policies: try SettingParsing.policies(policy), sizes: sizes,
             shard: sharding.shard, sample: sample, sampleAdjustment: sampleAdjustment, bounds: !noBounds)
         output.show(
             sample.map {
@@ -203,24 +133,24 @@ struct MemwarnCommand: ParsableCommand {
     @Option(help: "Reactions (comma-separated).") var reaction = "purge-all,trim-to-50%,trim-idle-30s"
     @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
     @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
-    @Option(help: "Disk size, or none.") var disk = "150MB"
+    @Option(help: "Disk size, or none.") var disk = CacheSettings.defaultDisk
     @Option(help: ArgumentHelp("The phone the app runs on (DEVICES.md): its own warnings join the sources'.", valueName: "none|class|limit=…"))
     var device = "none"
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try output.claim(inputs: workloads.inputPaths)
-        let loaded = try workloads.load()
+        try output.claim(inputs: workloads.inputs.inputPaths)
+        let loaded = try workloads.inputs.load()
         var matrix = SimulationMatrix()
-        matrix.device = try CacheOptions.device(device)
-        matrix.policies = try CacheOptions.policies(policy)
-        matrix.memorySizes = [try CacheOptions.size(memory)]
-        matrix.diskSizes = [try CacheOptions.diskSize(disk)]
+        matrix.device = try SettingParsing.device(device)
+        matrix.policies = try SettingParsing.policies(policy)
+        matrix.memorySizes = [try SettingParsing.size(memory)]
+        matrix.diskSizes = [try SettingParsing.diskSize(disk)]
         var results = BenchResults(command: commandLine)
         results.datasets = loaded.map(\.summary)
         results.memoryWarnings = WarningComparison.run(
-            loaded, sources: try CacheOptions.list(warnings).map(CacheOptions.warningSource),
-            reactions: try CacheOptions.list(reaction).map(CacheOptions.reaction), configuration: matrix)
+            loaded, sources: try SettingParsing.list(warnings).map(SettingParsing.warningSource),
+            reactions: try SettingParsing.list(reaction).map(SettingParsing.reaction), configuration: matrix)
         output.show("memory warnings" + (matrix.device.map { " (and its own, on \($0))" } ?? ""), ReportTables.warnings(results.memoryWarnings))
         try output.finish(results)
     }

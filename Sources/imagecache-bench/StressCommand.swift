@@ -36,7 +36,7 @@ struct StressCommand: AsyncParsableCommand {
 
     func kinds() throws -> [StressScenario.Kind] {
         if scenario.lowercased() == "all" { return StressScenario.Kind.allCases }
-        return try CacheOptions.list(scenario).map {
+        return try SettingParsing.list(scenario).map {
             guard let kind = StressScenario.Kind(rawValue: $0.lowercased()) else {
                 throw ValidationError("unknown scenario \"\($0)\"; choose from \(StressScenario.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }

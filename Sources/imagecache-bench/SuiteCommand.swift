@@ -21,8 +21,8 @@ struct SuiteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try output.claim(inputs: workloads.inputPaths)
-        let loaded = try workloads.load()
+        try output.claim(inputs: workloads.inputs.inputPaths)
+        let loaded = try workloads.inputs.load()
         try sharding.check(traceNames: loaded.map(\.name), units: loaded.count, unitName: "datasets")
         var suite = BenchSuite()
         suite.shard = sharding.shard

@@ -102,9 +102,9 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         var seen = Set<String>()
-        let paths = try workloads.readablePaths()
+        let paths = try workloads.inputs.readablePaths()
         let all = try paths.filter { seen.insert($0).inserted }.map { path -> (path: String, entry: Entry) in
-            if let plain = try workloads.plainTrace(path) { return (path, .plain(plain.plainStatistics)) }
+            if let plain = try workloads.inputs.plainTrace(path) { return (path, .plain(plain.plainStatistics)) }
             return (path, .recorded(try TraceStatistics.of(path: path, allowsEmpty: workloads.allowEmpty)))
         }
         let names = all.map { URL(fileURLWithPath: $0.path).lastPathComponent }

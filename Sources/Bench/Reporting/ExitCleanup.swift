@@ -7,20 +7,21 @@ import Workloads
 /// folder it made but never wrote (`also`). Removed at
 /// exit (an error, `exit`) and on the signals that end a run from outside (Ctrl-C, `kill`,
 /// a closed terminal), after which the signal ends the process as it would have.
-enum ExitCleanup {
+public enum ExitCleanup {
     private static let signals = [SIGINT, SIGTERM, SIGHUP]
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
     private static let others = Locked<[@Sendable () -> Void]>([])
 
     /// Runs `cleanup` too on every way out.
-    static func also(_ cleanup: @escaping @Sendable () -> Void) { others.withLock { $0.append(cleanup) } }
+    public static func also(_ cleanup: @escaping @Sendable () -> Void) { others.withLock { $0.append(cleanup) } }
 
     private static func run() {
         OutputFile.discardUnfinished()
         for cleanup in others.withLock({ all in defer { all.removeAll() }; return all }) { cleanup() }
     }
 
-    static func install() {
+    /// Installed once, first thing in `main`.
+    public static func install() {
         atexit { ExitCleanup.run() }
         // A parent may hand these signals down blocked (a test runner, a script's own mask):
         // blocked, they would never reach the source below, and `kill` would not end the run.

@@ -11,3 +11,10 @@ public enum ResultsJSON {
         return encoder
     }
 }
+
+extension ResultsJSON {
+    /// `value` as the commands print and write it.
+    public static func text<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try encoder().encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import CacheSimulation
+import ImagePipeline
+import Workloads
+
+/// `simulate`: traces × policies × memory and disk sizes × key strategies × warning reactions.
+public struct SimulateJob: Sendable {
+    public var inputs = TraceInputs()
+    public var settings = CacheSettings()
+    /// The offline bounds (Belady, PFOO-L).
+    public var bounds = true
+    /// libCacheSim's semantics: the requests `export` writes, no per-entry cap, no disk, no warnings.
+    public var libcachesim = false
+    /// The file `replay --save-order` wrote, to run in the order the live replay took its decisions.
+    public var observedOrder: String?
+    public var shard: Shard?
+
+    public init() {}
+
+    /// What the run reads.
+    public var inputPaths: [String] { inputs.inputPaths + (observedOrder.map { [$0] } ?? []) }
+
+    /// The checks that need nothing read.
+    public func validate() throws {
+        try inputs.validate()
+        _ = try settings.matrix(objects: inputs.objects)
+    }
+
+    /// Runs the matrix and shows it on `output`.
+    public func run(output: ResultsOutput) throws {
+        try output.claim(inputs: inputPaths)
+        var matrix = try settings.matrix(objects: inputs.objects)
+        if observedOrder != nil, libcachesim {
+            throw UsageError("--observed-order runs a recorded trace; --libcachesim's plain requests have no decisions to order")
+        }
+        // A plain trace is simulated while it is read when the run needs nothing of it whole: no
+        // offline bounds, no size that is a share of its footprint, no observed order or device.
+        let relative = matrix.memorySizes.contains { if case .fraction = $0 { true } else { false } }
+            || matrix.diskSizes.contains { if case .fraction? = $0 { true } else { false } }
+        let streaming = !bounds && !relative && observedOrder == nil && matrix.device == nil
+        let loaded = try libcachesim
+            ? libCacheSimInputs(strategies: matrix.strategies, streaming: streaming) : inputs.loadInputs(streaming: streaming)
+        if let observedOrder {
+            matrix.observedOrder = try Self.order(observedOrder, for: loaded)
+        }
+        if matrix.device != nil, let plain = loaded.first(where: { if case .plain = $0 { true } else { false } }) {
+            throw UsageError("--device counts decoded images, which a recorded trace has and \(plain.name), a plain trace, does not")
+        }
+        try shard?.check(traceNames: loaded.map(\.name), units: matrix.unitCount(loaded), unitName: "(trace, key strategy, memory size) groups")
+        matrix.shard = shard
+        if libcachesim {
+            matrix.maxEntryFraction = 1
+            matrix.diskSizes = [nil]
+            matrix.warnings = .none
+        }
+        matrix.bounds = bounds
+        var results = BenchResults(command: ResultsOutput.commandLine)
+        results.datasets = loaded.compactMap {
+            if case .recorded(let workload) = $0 { workload.summary } else { nil }
+        }
+        let start = ContinuousClock.now
+        results.simulations = matrix.run(loaded)
+        // A stream that could not be read to its end leaves rows that cover part of it: none stand.
+        for stream in loaded.compactMap(\.stream) { try stream.finished() }
+        let seconds = (ContinuousClock.now - start).milliseconds / 1000
+        let requests = results.simulations.reduce(0) { $0 + $1.result.requests }
+        let summary = String(
+            format: "simulate: %d runs, %.1f M requests in %.2f s (%.1f M requests/s over all cores, ",
+            results.simulations.count, Double(requests) / 1e6, seconds, Double(requests) / 1e6 / max(seconds, 1e-9))
+        FileHandle.standardError.write(Data((summary + (bounds ? "the offline bounds included)\n" : "no offline bounds)\n")).utf8))
+        output.show("simulate", ReportTables.simulations(results.simulations))
+        if let device = matrix.device {
+            output.show("on \(device)", ReportTables.devices(results.simulations))
+        }
+        shard?.record(in: &results)
+        try output.finish(results)
+    }
+
+    /// The observed order in `path`, checked against the one recorded trace it was observed on.
+    private static func order(_ path: String, for loaded: [SimulationMatrix.Input]) throws -> ObservedOrder {
+        guard loaded.count == 1, case .recorded(let workload) = loaded[0] else {
+            throw UsageError("--observed-order belongs to one replayed recorded trace; give that one trace")
+        }
+        let (order, requests) = try ObservedOrderFile.read(path)
+        guard requests == workload.requests.count else {
+            throw UsageError(
+                "\(path) was observed on \(requests) requests of its trace, \(workload.name) has \(workload.requests.count) here: give --requests \(requests)")
+        }
+        return order
+    }
+
+    /// Each recorded trace as the oracleGeneral file `export` would write; libCacheSim traces as they are.
+    /// A trace exported here is read whole, before its folder goes; a given one streams with `streaming`.
+    private func libCacheSimInputs(strategies: [CacheKeyStrategy], streaming: Bool) throws -> [SimulationMatrix.Input] {
+        guard strategies.count == 1 else { throw UsageError("--libcachesim names objects by one key strategy; give one with --keys") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("icb-libcachesim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let paths = try inputs.readablePaths()
+        let exported = try paths.map { path -> String in
+            guard try inputs.isRecorded(path) else { return path }
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            let file = directory.appendingPathComponent(name + ".oracleGeneral").path
+            let summary = try LibCacheSimExport(strategy: strategies[0], layout: .oracleGeneral).export(path, to: file)
+            if let notCarried = summary.notCarried {
+                FileHandle.standardError.write(Data("\(name): left out as libCacheSim would: \(notCarried)\n".utf8))
+            }
+            return file
+        }
+        var plain = inputs
+        plain.traces = exported
+        return try plain.loadInputs(streaming: streaming && exported == paths)
+    }
+}

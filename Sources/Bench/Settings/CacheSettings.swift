@@ -1,0 +1,48 @@
+import CacheSimulation
+import ImagePipeline
+
+/// The cache settings a simulation matrix spans, as typed (lists comma-separated), with the
+/// defaults every command shares.
+public struct CacheSettings: Sendable {
+    public var policy = ReplayDefaults.policy.description
+    public var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
+    public var disk = CacheSettings.defaultDisk
+    public var maxEntry = "10%"
+    public var diskPolicy = ReplayDefaults.diskPolicy.rawValue
+    public var keys = ReplayDefaults.keyStrategy.description
+    public var reaction = "purge-all"
+    public var warnings = "trace"
+    public var ignoresInvalidations = false
+    public var inFlight = 0
+    public var stripes = 1
+    public var device = "none"
+
+    /// The disk size every command defaults to.
+    public static let defaultDisk = ByteSize.bytes(ReplayDefaults.diskBytes).description
+
+    public init() {}
+
+    /// The matrix these settings span; with `objects` (a libCacheSim trace in its object
+    /// mode) memory sizes count objects, written as plain numbers or `100objects`.
+    public func matrix(objects: Bool = false) throws -> SimulationMatrix {
+        var matrix = SimulationMatrix()
+        matrix.policies = try SettingParsing.policies(policy)
+        matrix.memorySizes = try SettingParsing.list(memory, option: "--memory").map {
+            objects ? try SettingParsing.objectCount($0) : try SettingParsing.size($0)
+        }
+        matrix.diskSizes = try SettingParsing.list(disk, option: "--disk").map(SettingParsing.diskSize)
+        matrix.diskPolicy = try SettingParsing.diskPolicy(diskPolicy)
+        matrix.strategies = try SettingParsing.strategies(keys)
+        matrix.reactions = try SettingParsing.list(reaction, option: "--reaction").map(SettingParsing.reaction)
+        matrix.warnings = try SettingParsing.warningSource(warnings)
+        matrix.honoursInvalidations = !ignoresInvalidations
+        matrix.inFlight = inFlight
+        matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
+        matrix.device = try SettingParsing.device(device)
+        guard case .fraction(let share) = try SettingParsing.size(maxEntry, option: "--max-entry"), share <= 1 else {
+            throw UsageError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
+        }
+        matrix.maxEntryFraction = share
+        return matrix
+    }
+}
