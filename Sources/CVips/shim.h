@@ -30,21 +30,15 @@ static inline int icb_vectorised(void) {
 }
 
 // libvips reports loader warnings with g_warning, which prints to stderr from
-// any thread. A library must not write there; the handler counts them instead.
-static volatile gint icb__warning_count = 0;
-
-static void icb__count_warning(const gchar *domain, GLogLevelFlags level,
-                               const gchar *message, gpointer unused) {
+// any thread. A library must not write there; the handler drops them (a failed
+// load still reports its error through the error buffer).
+static void icb__drop_warning(const gchar *domain, GLogLevelFlags level,
+                              const gchar *message, gpointer unused) {
     (void)domain; (void)level; (void)message; (void)unused;
-    g_atomic_int_inc(&icb__warning_count);
 }
 
 static inline void icb_capture_warnings(void) {
-    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, icb__count_warning, NULL);
-}
-
-static inline int icb_warning_count(void) {
-    return g_atomic_int_get(&icb__warning_count);
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, icb__drop_warning, NULL);
 }
 
 static inline void icb_unref(VipsImage *image) {

@@ -47,7 +47,6 @@ public final class ScriptedFetcher: ImageFetcher {
 
     /// Fetches begun for `url`.
     public func calls(to url: String) -> Int { state.withLock { $0.calls[url] ?? 0 } }
-    public var totalCalls: Int { state.withLock { $0.calls.values.reduce(0, +) } }
     /// Fetches waiting at the closed gate.
     public var heldCount: Int { state.withLock { $0.held.count } }
     /// Fetches whose task was cancelled while held.

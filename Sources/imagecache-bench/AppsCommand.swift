@@ -31,37 +31,11 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try output.claim(inputs: workloads.inputs.inputPaths)
-        let loaded = try workloads.inputs.load()
-        // A trace of no documented app (an import, a mix) has no pipeline as shipped to compare.
-        let unmatched = loaded.filter { AppPreset.asShipped(app: $0.header.app).isEmpty }
-        guard unmatched.count < loaded.count else {
-            throw ValidationError("""
-                no trace here is one of the five apps' (\(unmatched.map { "\($0.name): \($0.header.app)" }.joined(separator: "; "))): \
-                apps compares \(AppPreset.allAsShipped.map(\.name).joined(separator: ", ")) as shipped on their own traces; \
-                for another trace use simulate, sweep or recommend
-                """)
-        }
-        for workload in unmatched {
-            FileHandle.standardError.write(Data("apps: \(workload.name) skipped: \(workload.header.app) is not one of the five apps\n".utf8))
-        }
-        var results = BenchResults(command: commandLine)
-        results.datasets = loaded.map(\.summary)
-        results.apps = AppComparison.run(loaded, device: try SettingParsing.device(device))
-        output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
-        output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
-        if liveSessions > 0 {
-            var checks: [AppLiveCheck] = []
-            for workload in loaded {
-                let slice = workload.prefix(sessions: liveSessions)
-                for preset in AppPreset.asShipped(app: workload.header.app) {
-                    checks.append(preset == .myMarket ? try await MyMarketReplay.live(slice, store: store)
-                                  : try await AsShippedReplay.live(preset, slice, store: store))
-                }
-            }
-            results.appsLive = checks
-            output.show("the apps as shipped, ported live on the loopback origin, beside the simulator", ReportTables.appsLive(checks))
-        }
-        try output.finish(results)
+        var job = AppsJob()
+        job.inputs = workloads.inputs
+        job.liveSessions = liveSessions
+        job.store = store
+        job.device = device
+        try await job.run(output: output.results)
     }
 }

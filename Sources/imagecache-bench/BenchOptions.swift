@@ -156,17 +156,7 @@ struct OutputOptions: ParsableArguments {
         results.noFiles = noFiles
         return results
     }
-
-    func claim(inputs: [String]) throws { try results.claim(inputs: inputs) }
-    func show(_ title: String, _ table: TextTable) { results.show(title, table) }
-    func finish(_ results: BenchResults) throws { try self.results.finish(results) }
 }
-
-/// The command line as typed, for results files, its paths reduced to file names.
-var commandLine: String { ResultsOutput.commandLine }
-
-/// Pretty, key-sorted JSON as the commands print and write it (non-finite numbers as strings).
-func jsonText<T: Encodable>(_ value: T) throws -> String { try ResultsJSON.text(value) }
 
 extension DelimitedTraceFormat.TimeUnit: ExpressibleByArgument {}
 extension SampleAdjustment: ExpressibleByArgument {}

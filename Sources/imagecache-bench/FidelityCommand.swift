@@ -15,7 +15,7 @@ struct FidelityCommand: ParsableCommand {
             into the targets file (the other services' targets kept). A share is judged within 0.05, a size within 20%.
             """)
     @OptionGroup var workloads: WorkloadOptions
-    @Option(help: "The targets file.") var targets = "datasets/fidelity-targets.json"
+    @Option(help: "The targets file.") var targets = FidelityJob().targets
     @Option(help: "Measure the targets on the API responses under this folder (NewsAPI, Aladin, Unsplash and open-market JSON files, in any layout) and compare against them.")
     var measure: String?
     @Flag(help: "With --measure: write the measured targets into --targets once the run has succeeded (its other services' targets kept).")
@@ -33,53 +33,11 @@ struct FidelityCommand: ParsableCommand {
     }
 
     func run() throws {
-        try output.claim(inputs: workloads.inputs.inputPaths + [targets] + (measure.map { [$0] } ?? []))
-        var targets = try readTargets(required: measure == nil)
-        var measured: FidelityTargets?
-        if let measure {
-            let found = try FidelityTargets.measure(realData: measure, command: commandLine)
-            guard !found.targets.isEmpty else {
-                throw ValidationError("--measure \(measure): no NewsAPI, Aladin, Unsplash or open-market responses (.json) in it; nothing was measured and \(self.targets) is as it was")
-            }
-            measured = found
-            targets = targets?.replacing(with: found) ?? found
-            print("fidelity: measured \(found.targets.count) targets for \(found.services.map(\.rawValue).joined(separator: ", ")) on \(measure)")
-        }
-        let loaded = try workloads.inputs.load()
-        var results = BenchResults(command: commandLine)
-        results.datasets = loaded.map(\.summary)
-        guard let targets else { return }
-        let model = try Fidelity.compare(ResponseSample(seed: 1), targets: targets)
-        let datasets = Fidelity.compare(loaded, targets: targets)
-        results.fidelity = model + datasets
-        output.show("the origin's API pages (seed 1) against the real responses", ReportTables.fidelity(model))
-        output.show("each app dataset's requests against its service's real responses", ReportTables.fidelity(datasets))
-        if !output.json {
-            for service in Service.allCases {
-                for (statistics, reason) in Fidelity.notComparableOnRequests(service) {
-                    print("\(service.rawValue): compared on the pages only, not on the datasets' requests: \(statistics.sorted().joined(separator: "; ")): \(reason)")
-                }
-            }
-        }
-        try output.finish(results)
-        guard let measured else { return }
-        guard updateTargets else {
-            print("fidelity: \(self.targets) is unchanged; --update-targets writes the measured targets into it")
-            return
-        }
-        try OutputFile.write(Data(jsonText(targets).appending("\n").utf8), to: self.targets)
-        print("fidelity: wrote \(targets.targets.count) targets to \(self.targets) (\(measured.services.map(\.rawValue).joined(separator: ", ")) measured again)")
-    }
-
-    /// The targets file, or nil when it is missing and not `required`.
-    private func readTargets(required: Bool) throws -> FidelityTargets? {
-        guard FileManager.default.fileExists(atPath: targets) || required else { return nil }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: targets)) } catch {
-            throw ValidationError("--targets \(targets): cannot read (\(PlainFailure.clause(error))); make it with --measure DIR --update-targets, DIR a folder of the services' real API responses")
-        }
-        do { return try JSONDecoder().decode(FidelityTargets.self, from: data) } catch {
-            throw ValidationError("--targets \(targets): not a targets file (\(PlainFailure.clause(error)))")
-        }
+        var job = FidelityJob()
+        job.inputs = workloads.inputs
+        job.targets = targets
+        job.measure = measure
+        job.updatesTargets = updateTargets
+        try job.run(output: output.results)
     }
 }

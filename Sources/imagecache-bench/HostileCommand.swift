@@ -12,7 +12,7 @@ struct HostileCommand: AsyncParsableCommand {
     func run() async throws {
         let results = try await HostileRun.run(try HostileCorpus.make())
         if json {
-            print(try jsonText(results))
+            print(try ResultsJSON.text(results))
         } else {
             var table = TextTable([
                 ("case", .left), ("bytes", .right), ("expected", .left), ("outcome", .left), ("ms", .right), ("peak RSS", .right), ("", .left),

@@ -25,7 +25,7 @@ struct LeakCheckCommand: ParsableCommand {
     func run() throws {
         let report = try LeakCheck(iterations: iterations).run()
         let growth = Double(report.residentGrowthBytes) / Double(1 << 20)
-        if json { print(try jsonText(report)) } else { print(String(
+        if json { print(try ResultsJSON.text(report)) } else { print(String(
             format: "%d thumbnails (%d expected failures): RSS %@ → %@ (%+.2f MiB), peak %@, live libvips objects %d → %d",
             report.iterations, report.failuresSeen,
             ByteSize.format(report.residentBytesBefore), ByteSize.format(report.residentBytesAfter), growth,

@@ -23,44 +23,16 @@ struct RecommendCommand: ParsableCommand {
     var device = "none"
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        try OptionCheck.library {
-            _ = try Self.absolute(memoryBudget, "--memory-budget")
-            if let diskBudget { _ = try Self.absolute(diskBudget, "--disk-budget") }
-        }
+    var job: RecommendJob {
+        var job = RecommendJob()
+        job.inputs = workloads.inputs
+        job.memoryBudget = memoryBudget
+        job.diskBudget = diskBudget
+        job.device = device
+        return job
     }
 
-    static func absolute(_ text: String, _ option: String) throws -> Int {
-        guard case .bytes(let bytes) = try SettingParsing.size(text, option: option), bytes >= 1 << 20 else {
-            throw UsageError("\(option) is a size of at least 1MiB, such as 64MB or 1GiB, not \(text)")
-        }
-        return bytes
-    }
+    func validate() throws { try OptionCheck.library(job.validate) }
 
-    func run() throws {
-        try output.claim(inputs: workloads.inputs.inputPaths)
-        let loaded = try workloads.inputs.load()
-        var results = BenchResults(command: commandLine)
-        results.datasets = loaded.map(\.summary)
-        let recommendation: Recommendation
-        do {
-            recommendation = try SettingsRecommender.recommend(
-                loaded, memoryBudget: try Self.absolute(memoryBudget, "--memory-budget"),
-                diskBudget: try diskBudget.map { try Self.absolute($0, "--disk-budget") }, device: try SettingParsing.device(device))
-        } catch let error as RecommendationError {
-            FileHandle.standardError.write(Data("recommend: no recommendation: \(PlainFailure.clause(error))\n".utf8))
-            throw ExitCode.failure
-        }
-        results.recommendation = recommendation
-        output.show("recommended settings for \(recommendation.traces.joined(separator: ", "))", ReportTables.recommendation(recommendation))
-        output.show("the curves (◀ the knee)", ReportTables.recommendationCurves(recommendation))
-        if !output.json {
-            for snippet in recommendation.snippets {
-                print("== \(snippet.library)\n\(snippet.code)")
-                for gap in snippet.cannotExpress { print("// cannot express: \(gap)") }
-                print()
-            }
-        }
-        try output.finish(results)
-    }
+    func run() throws { try job.run(output: output.results) }
 }

@@ -37,19 +37,14 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let name = app.lowercased().replacingOccurrences(of: " ", with: "")
-        let apps = name == "all" ? AppName.allCases : AppName(rawValue: name).map { [$0] }
-        guard let apps else {
-            throw ValidationError("unknown app \"\(app)\"; choose one of \(AppName.allCases.map(\.rawValue).joined(separator: ", ")) or all")
-        }
-        let progress = ProgressLine()
-        let urls = try catalogue.map { try URLCatalogue.load($0) }
-        let generator = "imagecache-bench record --app \(name) --sessions \(sessions) --seed \(seed)"
-            + (catalogue.map { " --catalogue \(URL(fileURLWithPath: $0).lastPathComponent)" } ?? "")
-            + (sharedFileNames > 0 ? " --shared-file-names \(sharedFileNames)" : "")
-        let summary = try await Recording.run(apps, sessions: sessions, seed: seed, output: output, generator: generator,
-                                              store: store, catalogue: urls, sharedFileNameShare: sharedFileNames) { progress.update("record \(name): session \($0) of \(sessions)") }
-        progress.finish()
-        print("wrote \(output): \(summary.events) events, \(summary.imageRequests) image requests, \(summary.apiRequests) API pages")
+        var job = RecordJob()
+        job.app = app
+        job.sessions = sessions
+        job.seed = seed
+        job.output = output
+        job.store = store
+        job.catalogue = catalogue
+        job.sharedFileNames = sharedFileNames
+        print(try await job.run())
     }
 }

@@ -32,20 +32,8 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
-        try output.claim(inputs: parts)
-        let loaded = try parts.map { part -> (source: String, results: BenchResults) in
-            var isFolder: ObjCBool = false
-            let file = FileManager.default.fileExists(atPath: part, isDirectory: &isFolder) && isFolder.boolValue ? part + "/results.json" : part
-            return (part, try Gate.load(file))
-        }
-        let results: BenchResults
-        do { results = try ShardMerge.merge(loaded) } catch { throw UsageError("merge: \(PlainFailure.clause(error))") }
-        FileHandle.standardError.write(Data("merge: \(parts.count) shards of `\(results.command)`\n".utf8))
-        output.show("simulate", ReportTables.simulations(results.simulations))
-        output.show("keys", ReportTables.keys(results.keyComparisons))
-        output.show("sweep", ReportTables.sweep(results.sweeps))
-        output.show("memory warnings", ReportTables.warnings(results.memoryWarnings))
-        output.show("live replay", ReportTables.replays(results.replays))
-        try output.finish(results)
+        var job = MergeJob()
+        job.parts = parts
+        try job.run(output: output.results)
     }
 }

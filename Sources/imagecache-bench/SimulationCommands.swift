@@ -60,17 +60,13 @@ struct KeysCommand: ParsableCommand {
     }
 
     func run() throws {
-        try output.claim(inputs: workloads.inputs.inputPaths)
-        let loaded = try workloads.inputs.load()
-        var matrix = SimulationMatrix()
-        matrix.memorySizes = [try SettingParsing.size(memory)]
-        matrix.diskSizes = [try SettingParsing.diskSize(disk)]
-        var results = BenchResults(command: commandLine)
-        results.datasets = loaded.map(\.summary)
-        results.keyComparisons = KeyComparison.run(loaded, strategies: try SettingParsing.strategies(keys), configuration: matrix, examples: examples)
-        output.show("keys", ReportTables.keys(results.keyComparisons))
-        if !output.json { print(ReportTables.collisions(results.keyComparisons)) }
-        try output.finish(results)
+        var job = KeysJob()
+        job.inputs = workloads.inputs
+        job.settings.keys = keys
+        job.settings.memory = memory
+        job.settings.disk = disk
+        job.examples = examples
+        try job.run(output: output.results)
     }
 }
 
@@ -79,10 +75,10 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Miss-ratio curves: hit ratio against memory size per policy, with Belady and PFOO-L, as data and charts.")
     @OptionGroup var workloads: WorkloadOptions
-    @Option(help: "Policies (or all).") var policy = "lru,fifo,clock,sieve,s3fifo,w-tinylfu,gdsf"
+    @Option(help: "Policies (or all).") var policy = SweepJob().policy
     @Option(help: "Key strategy.") var keys = ReplayDefaults.keyStrategy.description
     @Option(help: "Memory sizes (default: 1% to 100% of the working set).")
-    var memory = MissRatioSweep.defaultFractions.map { ByteSize.fraction($0).description }.joined(separator: ",")
+    var memory = SweepJob().memory
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Estimate the curves from a spatial sample of the keys at this rate (0.01 = 1%): SHARDS for LRU, scaled-down simulation for the other policies and the bounds.",
         discussion: "For large traces: many times faster, within a small error for LRU and S3-FIFO; scaled-down SIEVE hits more than the whole cache would, so sample SIEVE at 0.1 or more; a sample of fewer than about 10,000 keys gives rough curves. BENCHMARKS.md has the measured speed-ups and errors; scripts/sampled-curves measures them again."))
@@ -100,26 +96,16 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        try output.claim(inputs: workloads.inputs.inputPaths)
-        let inputs = try workloads.inputs.loadInputs()
-        let sizes = try SettingParsing.list(memory).map { try SettingParsing.size($0) }
-        try sharding.check(traceNames: inputs.map(\.name), units: inputs.count * sizes.count, unitName: "(trace, memory size) points")
-        guard let strategy = try SettingParsing.strategies(keys).first else { return }
-        var results = BenchResults(command: commandLine)
-        results.datasets = inputs.compactMap {
-            if case .recorded(let workload) = $0 { workload.summary } else { nil }
-        }
-        results.sweeps = MissRatioSweep.run(
-            inputs, strategy: strategy, policies: try SettingParsing.policies(policy), sizes: sizes,
-            shard: sharding.shard, sample: sample, sampleAdjustment: sampleAdjustment, bounds: !noBounds)
-        output.show(
-            sample.map {
-                "sweep, sampled at \(ByteSize.fraction($0)) of the keys (SHARDS for LRU, scaled-down simulation for the rest; "
-                    + "\(sampleAdjustment.rawValue) adjustment)"
-            } ?? "sweep",
-            ReportTables.sweep(results.sweeps))
-        sharding.record(in: &results)
-        try output.finish(results)
+        var job = SweepJob()
+        job.inputs = workloads.inputs
+        job.policy = policy
+        job.keys = keys
+        job.memory = memory
+        job.sample = sample
+        job.sampleAdjustment = sampleAdjustment
+        job.bounds = !noBounds
+        job.shard = sharding.shard
+        try job.run(output: output.results)
     }
 }
 
@@ -129,8 +115,8 @@ struct MemwarnCommand: ParsableCommand {
         abstract: "Memory warnings from the trace or a schedule, compared across reactions: hit ratio lost, bytes downloaded again, time to recover.",
         discussion: "Recovery is the trace time until the memory tier holds 90% of the cost it held before the warning.")
     @OptionGroup var workloads: WorkloadOptions
-    @Option(help: "Warning sources: trace, every:30s, above:64MB (comma-separated).") var warnings = "trace,every:60s"
-    @Option(help: "Reactions (comma-separated).") var reaction = "purge-all,trim-to-50%,trim-idle-30s"
+    @Option(help: "Warning sources: trace, every:30s, above:64MB (comma-separated).") var warnings = MemwarnJob().warnings
+    @Option(help: "Reactions (comma-separated).") var reaction = MemwarnJob().reactions
     @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
     @Option(help: "Memory size.") var memory = ByteSize.bytes(ReplayDefaults.memoryBytes).description
     @Option(help: "Disk size, or none.") var disk = CacheSettings.defaultDisk
@@ -139,20 +125,15 @@ struct MemwarnCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try output.claim(inputs: workloads.inputs.inputPaths)
-        let loaded = try workloads.inputs.load()
-        var matrix = SimulationMatrix()
-        matrix.device = try SettingParsing.device(device)
-        matrix.policies = try SettingParsing.policies(policy)
-        matrix.memorySizes = [try SettingParsing.size(memory)]
-        matrix.diskSizes = [try SettingParsing.diskSize(disk)]
-        var results = BenchResults(command: commandLine)
-        results.datasets = loaded.map(\.summary)
-        results.memoryWarnings = WarningComparison.run(
-            loaded, sources: try SettingParsing.list(warnings).map(SettingParsing.warningSource),
-            reactions: try SettingParsing.list(reaction).map(SettingParsing.reaction), configuration: matrix)
-        output.show("memory warnings" + (matrix.device.map { " (and its own, on \($0))" } ?? ""), ReportTables.warnings(results.memoryWarnings))
-        try output.finish(results)
+        var job = MemwarnJob()
+        job.inputs = workloads.inputs
+        job.settings.device = device
+        job.settings.policy = policy
+        job.settings.memory = memory
+        job.settings.disk = disk
+        job.warnings = warnings
+        job.reactions = reaction
+        try job.run(output: output.results)
     }
 }
 
@@ -171,35 +152,24 @@ struct GateCommand: ParsableCommand {
     @Flag(help: "When another command made the baseline, compare the figures both runs have instead of refusing.")
     var sharedFiguresOnly = false
 
-    func validate() throws {
-        try OptionCheck.number(timingThreshold, "--timing-threshold", in: 0...1_000, "a relative slowdown, 0 (none) or more")
-        if updateBaseline {
-            let folder = OutputFile.parent(of: baseline)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
-                  FileManager.default.isWritableFile(atPath: folder) else {
-                throw ValidationError("--baseline \(baseline): \(folder) is not a writable folder")
-            }
-        }
+    var job: GateJob {
+        var job = GateJob()
+        job.results = results
+        job.baseline = baseline
+        job.thresholds.includesTimings = !deterministicOnly
+        job.thresholds.timingRelative = timingThreshold
+        job.thresholds.comparesSharedFiguresOnly = sharedFiguresOnly
+        job.updatesBaseline = updateBaseline
+        job.json = json
+        return job
     }
 
-    func run() throws {
-        if updateBaseline {
-            var figures = try Gate.load(results)
-            figures.keepOnlyFigures()
-            try OutputFile.write(Data(jsonText(figures).utf8), to: baseline)
-            print("gate: wrote \(figures.figures.count) figures to \(baseline)")
-            return
-        }
-        var thresholds = Gate.Thresholds()
-        thresholds.includesTimings = !deterministicOnly
-        thresholds.timingRelative = timingThreshold
-        thresholds.comparesSharedFiguresOnly = sharedFiguresOnly
-        let outcome = try Gate.compare(try Gate.load(results), baseline: try Gate.load(baseline), thresholds: thresholds)
-        print(json ? try jsonText(outcome) : outcome.report)
-        guard outcome.compared > 0 else { throw ValidationError("the baseline has no figures to compare") }
-        if !outcome.passed { throw ExitCode.failure }
+    func validate() throws {
+        try OptionCheck.number(timingThreshold, "--timing-threshold", in: 0...1_000, "a relative slowdown, 0 (none) or more")
+        try OptionCheck.library(job.validate)
     }
+
+    func run() throws { try job.run() }
 }
 
 struct SynthTraceCommand: ParsableCommand {

@@ -21,7 +21,7 @@ struct StressCommand: AsyncParsableCommand {
     var soak: Int?
 
     func validate() throws {
-        _ = try kinds()
+        try OptionCheck.library { _ = try job.kinds() }
         try OptionCheck.count(requests, "--requests", atLeast: 1, atMost: StressScenario.maximumRequests)
         try OptionCheck.count(images, "--images", atLeast: 1, atMost: StressScenario.maximumImages)
         try OptionCheck.count(concurrency, "--concurrency", atLeast: 1, atMost: 10_000)
@@ -34,60 +34,17 @@ struct StressCommand: AsyncParsableCommand {
         }
     }
 
-    func kinds() throws -> [StressScenario.Kind] {
-        if scenario.lowercased() == "all" { return StressScenario.Kind.allCases }
-        return try SettingParsing.list(scenario).map {
-            guard let kind = StressScenario.Kind(rawValue: $0.lowercased()) else {
-                throw ValidationError("unknown scenario \"\($0)\"; choose from \(StressScenario.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return kind
-        }
+    var job: StressJob {
+        var job = StressJob()
+        job.scenario = scenario
+        job.requests = requests
+        job.images = images
+        job.concurrency = concurrency
+        job.store = store
+        job.json = json
+        job.soak = soak
+        return job
     }
 
-    func run() async throws {
-        if let soak { return try await runSoak(rounds: soak) }
-        let scenarios = try kinds().map { StressScenario($0, requests: requests, keys: images, concurrency: concurrency) }
-        let reports = try await StressRunner.run(scenarios, store: store)
-        if json {
-            print(try jsonText(reports))
-        } else {
-            var table = TextTable([
-                ("scenario", .left), ("requests", .right), ("images", .right), ("typed errors", .right), ("unanswered", .right),
-                ("wrong", .right), ("warnings", .right), ("memory at rest", .right), ("disk at rest", .right), ("s", .right), ("result", .left),
-            ])
-            for report in reports {
-                table.append([
-                    report.scenario, String(report.requests), String(report.images), String(report.typedErrors), String(report.unanswered),
-                    String(report.wrongImages), String(report.warnings),
-                    "\(ByteSize.format(report.memoryCostAtRest))/\(ByteSize.format(report.memoryLimit))",
-                    "\(ByteSize.format(report.diskBytesAtRest))/\(ByteSize.format(report.diskLimit))",
-                    String(format: "%.1f", report.seconds), report.passed ? "pass" : "FAIL",
-                ])
-            }
-            print(table.render())
-            for report in reports where !report.passed {
-                print("\(report.scenario): " + report.violations.joined(separator: "; "))
-            }
-        }
-        if reports.contains(where: { !$0.passed }) { throw ExitCode.failure }
-    }
-
-    func runSoak(rounds: Int) async throws {
-        let outcome = try await Soak.run(rounds: rounds, firstRequests: requests, store: store)
-        var table = TextTable([
-            ("round", .right), ("requests", .right), ("s", .right), ("resident", .right), ("sockets", .right), ("other fds", .right),
-            ("typed errors", .right), ("unanswered", .right), ("wrong", .right),
-        ])
-        for (index, round) in outcome.rounds.enumerated() {
-            table.append([
-                String(index + 1), String(round.requests), String(format: "%.1f", round.seconds), ByteSize.format(round.residentBytes),
-                String(round.openDescriptors.sockets), String(round.openDescriptors.others), String(round.report.typedErrors), String(round.report.unanswered),
-                String(round.report.wrongImages),
-            ])
-        }
-        print(table.render())
-        print("soak: allowance over the first round \(ByteSize.format(outcome.allowanceBytes)), sockets at most \(outcome.socketBound); " + (outcome.passed ? "pass" : "FAIL"))
-        for violation in outcome.violations { print("  " + violation) }
-        if !outcome.passed { throw ExitCode.failure }
-    }
+    func run() async throws { try await job.run() }
 }

@@ -21,42 +21,17 @@ struct SuiteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try output.claim(inputs: workloads.inputs.inputPaths)
-        let loaded = try workloads.inputs.load()
-        try sharding.check(traceNames: loaded.map(\.name), units: loaded.count, unitName: "datasets")
-        var suite = BenchSuite()
-        suite.shard = sharding.shard
+        var job = SuiteJob()
+        job.inputs = workloads.inputs
+        job.suite.shard = sharding.shard
         if noReplay {
-            suite.replay = nil
+            job.suite.replay = nil
         } else {
-            suite.replay?.requestLimit = replayRequests
-            suite.replay?.originStore = store
+            job.suite.replay?.requestLimit = replayRequests
+            job.suite.replay?.originStore = store
         }
-        var results = try await suite.run(loaded, command: commandLine)
-        if output.verbose { showTables(results, suite) }
-        sharding.record(in: &results)
-        if let baseline {
-            results.deriveFigures()
-            var thresholds = Gate.Thresholds()
-            thresholds.includesTimings = false
-            results.gate = .init(baseline: baseline, try Gate.compare(results, baseline: try Gate.load(baseline), thresholds: thresholds))
-        }
-        try output.finish(results)
-        if let gate = results.gate, !gate.regressions.isEmpty { throw ExitCode.failure }
-    }
-
-    /// Every table, for `--verbose`: without it the terminal shows the summary and the tables are in the files.
-    private func showTables(_ results: BenchResults, _ suite: BenchSuite) {
-        // Each dataset's simulations start with the default configuration's row.
-        var seen = Set<String>()
-        let isDefault = results.simulations.map { seen.insert($0.trace).inserted }
-        output.show("default configuration by tier (\(ReplayDefaults.policy), memory \(ByteSize.format(ReplayDefaults.memoryBytes)), disk 150MB, keys \(ReplayDefaults.keyStrategy))",
-                    ReportTables.simulations(zip(results.simulations, isDefault).filter { $0.1 }.map(\.0)))
-        output.show("policies at \(suite.memorySizes.map(\.description).joined(separator: ", ")) with Belady and the PFOO-L bound",
-                    ReportTables.simulations(zip(results.simulations, isDefault).filter { !$0.1 }.map(\.0)))
-        output.show("key strategies", ReportTables.keys(results.keyComparisons))
-        output.show("memory warnings", ReportTables.warnings(results.memoryWarnings))
-        output.show("what each app's defects cost (imagecache-bench apps has every run)", ReportTables.appDefects(results.apps ?? []))
-        output.show("live replay", ReportTables.replays(results.replays))
+        job.baseline = baseline
+        job.showsTables = output.verbose
+        try await job.run(output: output.results)
     }
 }

@@ -35,45 +35,15 @@ struct ThumbnailCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: input) else {
-            throw ValidationError("\(input): cannot read the image (no such file, a folder, or not readable)")
-        }
-        let thumbnailer = Thumbnailer(strategy: strategy)
-        let request = ThumbnailRequest(width: width, height: height ?? width)
-        var times: [Double] = []
-        var last: DecodedImage?
-        var encodedBytes = 0
-        for _ in 0..<max(1, repetitions) {
-            let start = ContinuousClock.now
-            let image: DecodedImage
-            do {
-                image = try thumbnailer.thumbnail(data, fitting: request)
-            } catch {
-                throw ImageFileError(path: input, failure: error)
-            }
-            if let output {
-                let encoded = try image.encoded(as: .jpeg(quality: 75))
-                try OutputFile.write(encoded, to: output)
-                encodedBytes = encoded.count
-            }
-            times.append((ContinuousClock.now - start).milliseconds)
-            last = image
-        }
-        guard let last else { return }
-        print(String(
-            format: "%@ %d×%d → %d×%d  median %.2f ms over %d runs  peak RSS %@%@",
-            strategy.rawValue, last.source.width, last.source.height, last.width, last.height,
-            median(times), times.count, ByteSize.format(ProcessMetrics.peakResidentBytes),
-            output.map { "  wrote \(ByteSize.format(encodedBytes)) to \($0)" } ?? ""))
+        var timing = ThumbnailTiming()
+        timing.input = input
+        timing.width = width
+        timing.height = height ?? width
+        timing.strategy = strategy
+        timing.repetitions = repetitions
+        timing.output = output
+        print(try timing.run())
     }
 }
 
 extension Thumbnailer.Strategy: ExpressibleByArgument {}
-
-/// A decoding failure with the file it came from.
-private struct ImageFileError: Error, CustomStringConvertible {
-    let path: String
-    let failure: DecodingError
-
-    var description: String { "\(path): \(failure)" }
-}

@@ -22,7 +22,7 @@ struct ThumbnailsCommand: ParsableCommand {
     func run() throws {
         let suite = ThumbnailSuite(repetitions: repetitions)
         let results = try suite.run()
-        guard !json else { return print(try jsonText(results)) }
+        guard !json else { return print(try ResultsJSON.text(results)) }
         print(suite.table(results).render())
         print("peak RSS \(ByteSize.format(ProcessMetrics.peakResidentBytes))")
     }

@@ -29,7 +29,7 @@ struct ImportCommand: ParsableCommand {
             let summary = try HARImporter.importFile(
                 file, to: output, generator: "imagecache-bench import har \(name)",
                 options: .init(allowsEmpty: allowEmpty, strict: strict, oneSession: oneSession))
-            for line in ImportSummary.lines(summary, output: output) { print(line) }
+            for line in summary.lines(output: output) { print(line) }
         }
     }
 
@@ -42,7 +42,7 @@ struct ImportCommand: ParsableCommand {
         func run() throws {
             var catalogue = URLCatalogue()
             for file in files { try catalogue.add(file: file) }
-            try OutputFile.write(Data(jsonText(catalogue).utf8), to: output)
+            try OutputFile.write(Data(ResultsJSON.text(catalogue).utf8), to: output)
             let byService = Dictionary(grouping: catalogue.entries, by: \.service).map { "\($0.key.rawValue) \($0.value.count)" }.sorted()
             print("wrote \(output): \(catalogue.entries.count) image URLs (\(byService.joined(separator: ", ")))")
         }
@@ -54,7 +54,7 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write a trace for libCacheSim: CSV (time,obj_id,obj_size) or oracleGeneral binary.")
     @Argument(help: "The trace.") var trace: String
-    @Option(help: "csv or oracleGeneral.") var layout = "oracleGeneral"
+    @Option(help: "csv or oracleGeneral.") var layout = ExportJob().layout
     @Option(name: [.customLong("keys"), .customLong("key-strategy")],
             help: "Cache-key strategy that names objects (\(CacheKeyStrategy.allStrategies.map(\.description).joined(separator: ", "))).")
     var keyStrategy = ReplayDefaults.keyStrategy.description
@@ -63,18 +63,14 @@ struct ExportCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "File to write.") var output: String
 
     func run() throws {
-        guard let layout = LibCacheSimExport.Layout(rawValue: layout) else { throw ValidationError("layout must be csv or oracleGeneral") }
-        guard let strategy = CacheKeyStrategy(name: keyStrategy) else { throw ValidationError("unknown key strategy \"\(keyStrategy)\"") }
-        var export = LibCacheSimExport(strategy: strategy, layout: layout)
-        export.scopeToSession = !shared
-        export.allowsEmpty = allowEmpty
-        try OutputFile.refuseOverwriting(output, inputs: [trace])
-        let summary = try export.export(trace, to: output)
-        print("wrote \(output): \(summary.requests) requests (\(layout.rawValue), keys \(strategy))")
-        if let notCarried = summary.notCarried {
-            // libCacheSim replays plain lookups: figures that depend on these are not comparable.
-            print("not carried by the layout (replayed as plain requests): \(notCarried)")
-        }
+        var job = ExportJob()
+        job.trace = trace
+        job.output = output
+        job.layout = layout
+        job.keys = keyStrategy
+        job.shared = shared
+        job.allowsEmpty = allowEmpty
+        for line in try job.run() { print(line) }
     }
 }
 
@@ -84,39 +80,10 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var workloads: WorkloadOptions
     @Flag(help: "JSON instead of a table.") var json = false
 
-    func validate() throws {
-        if workloads.requests != nil { throw ValidationError("--requests: stats reads whole traces") }
-    }
-
-    /// One trace's statistics, as its kind has them.
-    enum Entry: Encodable {
-        case recorded(TraceStatistics), plain(PlainTraceStatistics)
-
-        func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .recorded(let statistics): try statistics.encode(to: encoder)
-            case .plain(let statistics): try statistics.encode(to: encoder)
-            }
-        }
-    }
-
     func run() throws {
-        var seen = Set<String>()
-        let paths = try workloads.inputs.readablePaths()
-        let all = try paths.filter { seen.insert($0).inserted }.map { path -> (path: String, entry: Entry) in
-            if let plain = try workloads.inputs.plainTrace(path) { return (path, .plain(plain.plainStatistics)) }
-            return (path, .recorded(try TraceStatistics.of(path: path, allowsEmpty: workloads.allowEmpty)))
-        }
-        let names = all.map { URL(fileURLWithPath: $0.path).lastPathComponent }
-        if json {
-            // Keyed by file name, or by the path as given where two files share a name.
-            let keys = zip(all, names).map { entry, name in names.filter { $0 == name }.count > 1 ? entry.path : name }
-            print(try jsonText(Dictionary(uniqueKeysWithValues: zip(keys, all.map(\.entry)).map { ($0, $1) })))
-            return
-        }
-        let recorded = zip(names, all).compactMap { name, entry in if case .recorded(let s) = entry.entry { (name, s) } else { nil } }
-        let plain = zip(names, all).compactMap { name, entry in if case .plain(let s) = entry.entry { (name, s) } else { nil } }
-        if !recorded.isEmpty { print(TraceStatisticsTable.render(recorded)) }
-        if !plain.isEmpty { print(TraceStatisticsTable.render(plain: plain)) }
+        var job = StatsJob()
+        job.inputs = workloads.inputs
+        job.json = json
+        try job.run()
     }
 }

@@ -185,9 +185,12 @@ struct EndToEndPropertyTests {
     static func runEverything(on path: String) throws -> Outcome {
         let workload: RecordedWorkload
         do {
-            workload = try RecordedWorkload.load(path: path)
+            var inputs = TraceInputs()
+            inputs.traces = [path]
+            workload = try inputs.load(progress: ProgressLine(enabled: false))[0]
         } catch {
-            return error.description.hasPrefix(path) ? .refused(error.description) : .untyped("does not name the file: \(error)")
+            let words = String(describing: error)
+            return words.hasPrefix(path) ? .refused(words) : .untyped("does not name the file: \(error)")
         }
         var matrix = SimulationMatrix()
         matrix.memorySizes = [.bytes(64_000), .fraction(0.5)]
@@ -208,7 +211,10 @@ struct EndToEndPropertyTests {
             _ = try TraceStatistics.of(path: path)
             let exported = path + ".oracleGeneral"
             defer { try? FileManager.default.removeItem(atPath: exported) }
-            _ = try LibCacheSimExport(strategy: ReplayDefaults.keyStrategy, layout: .oracleGeneral).export(path, to: exported)
+            var export = ExportJob()
+            export.trace = path
+            export.output = exported
+            _ = try export.run()
         } catch {
             return .untyped("read by load but refused by stats or export: \(error)")
         }

@@ -72,8 +72,4 @@ public struct SimulationResult: Sendable, Codable, Equatable {
     public var byteHitRatio: Double { bytesRequested == 0 ? 0 : byteHits / Double(bytesRequested) }
     /// Share of requests either tier answered.
     public var combinedHitRatio: Double { requests == 0 ? 0 : (hits + Double(diskHits)) / Double(requests) }
-    /// Share of requested bytes either tier answered.
-    public var combinedByteHitRatio: Double {
-        bytesRequested == 0 ? 0 : (byteHits + Double(diskByteHits)) / Double(bytesRequested)
-    }
 }

@@ -50,33 +50,20 @@ public enum LibVips {
             return .libraryUnavailable(takeErrorMessage())
         }
         icb_capture_warnings()
-        apply(LibVipsSettings())
+        apply(settings)
         return nil
     }()
-
-    private static let current = Locked(LibVipsSettings())
 
     /// Starts libvips if it is not running yet; safe to call from any thread.
     public static func start() throws(DecodingError) {
         if let startupFailure { throw startupFailure }
     }
 
-    /// The settings in force.
-    public static var settings: LibVipsSettings { current.withLock { $0 } }
-
-    /// Replaces the settings for the whole process.
-    public static func configure(_ settings: LibVipsSettings) throws(DecodingError) {
-        try start()
-        current.withLock { value in
-            apply(settings)
-            value = settings
-        }
-        loaders.withLock { $0.removeAll() }
-    }
+    /// The settings in force, applied once when libvips starts.
+    public static let settings = LibVipsSettings()
 
     /// Whether libvips has a loader for this format, asking `find` (which searches every
-    /// loader class: a tenth of a small image's thumbnail) once per format until the
-    /// settings change.
+    /// loader class: a tenth of a small image's thumbnail) once per format.
     static func hasLoader(for format: ImageFormat, _ find: () -> Bool) -> Bool {
         if let known = loaders.withLock({ $0[format] }) { return known }
         let found = find()
@@ -117,10 +104,6 @@ public enum LibVips {
 
     /// Live libvips objects (images, operations, blobs) in this process.
     public static var liveObjectCount: Int { Int(icb_live_object_count()) }
-
-    /// Loader warnings libvips raised so far (counted, not printed: a library
-    /// must not write to stderr).
-    public static var warningCount: Int { Int(icb_warning_count()) }
 
     /// Reads and clears the libvips error buffer in one call and keeps its last
     /// line. The buffer is process-wide and some loaders append warnings to it

@@ -127,12 +127,6 @@ public final class Feed {
         }
     }
 
-    /// Jumps to the top (a tap on the status bar, a new screen).
-    public func scrollToTop(session: UserSession) throws {
-        offset = 0
-        try update(session)
-    }
-
     /// Brings the visible set up to date: new cells request, leaving cells may cancel.
     public func update(_ session: UserSession) throws {
         let top = offset, bottom = offset + session.screenHeight

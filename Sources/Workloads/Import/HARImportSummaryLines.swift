@@ -1,8 +1,7 @@
-import Workloads
-
 /// What `import har` says it did: every entry accounted for, by what it became or why not.
-enum ImportSummary {
-    static func lines(_ summary: HARImporter.Summary, output: String) -> [String] {
+extension HARImporter.Summary {
+    public func lines(output: String) -> [String] {
+        let summary = self
         var lines = ["wrote \(output): \(summary.images) picture requests and \(summary.apiPages) API pages from \(summary.entries) entries"
             + (summary.revalidations > 0 ? " (\(summary.revalidations) of the pictures 304 revalidations of a picture fetched earlier)" : "")]
         lines.append("sessions: \(summary.mapping)" + (summary.devices > 1 ? " (\(summary.devices) devices)" : ""))

@@ -1,6 +1,5 @@
 import Foundation
 import ImagePipeline
-import Bench
 import Testing
 import ImageSynthesis
 import CacheSimulation
@@ -77,10 +76,11 @@ struct ThumbnailCostTests {
         struct Shape: Hashable { let width: Int32, height: Int32, format: ImageFormat, alpha: Bool, box: ThumbnailRequest }
         var checked = Set<Shape>()
         var sources: [String: Data] = [:]
-        let files = try FileManager.default.contentsOfDirectory(atPath: CraftedTrace.datasets.path).filter { $0.hasSuffix(".jsonl.gz") }
+        let datasets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../datasets").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: datasets.path).filter { $0.hasSuffix(".jsonl.gz") }
         #expect(files.count >= 6)
         for file in files.sorted() {
-            let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent(file).path)
+            let workload = try RecordedWorkload.load(path: datasets.appendingPathComponent(file).path)
             for request in workload.requests {
                 let format = try #require(request.format)
                 let shape = Shape(

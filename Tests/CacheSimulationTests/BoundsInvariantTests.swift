@@ -8,13 +8,14 @@ import Workloads
 /// committed dataset and on HARs without bodies (whose zero costs once put PFOO-L below LRU).
 @Suite("Offline bounds hold on every dataset")
 struct BoundsInvariantTests {
-    static let datasets = ((try? FileManager.default.contentsOfDirectory(atPath: CraftedTrace.datasets.path)) ?? [])
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../datasets").standardized
+    static let datasets = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
         .filter { $0.hasSuffix(".jsonl.gz") && $0 != "all.jsonl.gz" }.sorted()
     static let policies = ["lru", "fifo", "clock", "sieve", "s3fifo", "w-tinylfu", "gdsf", "arc", "2q", "lirs"].compactMap(EvictionPolicyKind.init(name:))
 
     @Test("PFOO-L's object bound is at least every policy's memory hit ratio at the same size", arguments: datasets)
     func spaceTimeBound(_ name: String) throws {
-        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent(name).path)
+        let workload = try RecordedWorkload.load(path: Self.folder.appendingPathComponent(name).path)
         let trace = workload.simulationTrace(strategy: ReplayDefaults.keyStrategy)
         let scoped = trace.scopedToLaunches()
         for share in [0.02, 0.2] {
@@ -29,7 +30,7 @@ struct BoundsInvariantTests {
 
     @Test("Belady is at least every policy's hit ratio when every object weighs one", arguments: datasets)
     func beladyOnObjects(_ name: String) throws {
-        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent(name).path)
+        let workload = try RecordedWorkload.load(path: Self.folder.appendingPathComponent(name).path)
         let trace = workload.simulationTrace(strategy: ReplayDefaults.keyStrategy)
         var objects = SimulationTrace()
         var slots: [Slot: Slot] = [:]

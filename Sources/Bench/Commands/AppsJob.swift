@@ -1,0 +1,50 @@
+import Foundation
+import CacheSimulation
+
+/// `apps`: each app's workload under its pipeline as shipped, one defect fixed at a time, and fixed.
+public struct AppsJob: Sendable {
+    public var inputs = TraceInputs()
+    /// Sessions of each app's trace its live port runs (0: none).
+    public var liveSessions = 2
+    /// Where the origin keeps synthesised images.
+    public var store = Recording.defaultStore
+    /// The phone the simulated apps run on, as typed.
+    public var device = DeviceModel.appsDefault.name
+
+    public init() {}
+
+    public func run(output: ResultsOutput) async throws {
+        try output.claim(inputs: inputs.inputPaths)
+        let loaded = try inputs.load()
+        // A trace of no documented app (an import, a mix) has no pipeline as shipped to compare.
+        let unmatched = loaded.filter { AppPreset.asShipped(app: $0.header.app).isEmpty }
+        guard unmatched.count < loaded.count else {
+            throw UsageError("""
+                no trace here is one of the five apps' (\(unmatched.map { "\($0.name): \($0.header.app)" }.joined(separator: "; "))): \
+                apps compares \(AppPreset.allAsShipped.map(\.name).joined(separator: ", ")) as shipped on their own traces; \
+                for another trace use simulate, sweep or recommend
+                """)
+        }
+        for workload in unmatched {
+            FileHandle.standardError.write(Data("apps: \(workload.name) skipped: \(workload.header.app) is not one of the five apps\n".utf8))
+        }
+        var results = BenchResults(command: ResultsOutput.commandLine)
+        results.datasets = loaded.map(\.summary)
+        results.apps = AppComparison.run(loaded, device: try SettingParsing.device(device))
+        output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
+        output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
+        if liveSessions > 0 {
+            var checks: [AppLiveCheck] = []
+            for workload in loaded {
+                let slice = workload.prefix(sessions: liveSessions)
+                for preset in AppPreset.asShipped(app: workload.header.app) {
+                    checks.append(preset == .myMarket ? try await MyMarketReplay.live(slice, store: store)
+                                  : try await AsShippedReplay.live(preset, slice, store: store))
+                }
+            }
+            results.appsLive = checks
+            output.show("the apps as shipped, ported live on the loopback origin, beside the simulator", ReportTables.appsLive(checks))
+        }
+        try output.finish(results)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import CacheSimulation
+
+/// `recommend`: cache settings for an app from its traces, each with the figure behind it, and
+/// the same settings written for this library, Nuke, Kingfisher and SDWebImage.
+public struct RecommendJob: Sendable {
+    public var inputs = TraceInputs()
+    /// Most memory and disk the app may give images, and its phone, as typed.
+    public var memoryBudget = ""
+    public var diskBudget: String?
+    public var device = "none"
+
+    public init() {}
+
+    /// A budget: a size of at least 1MiB.
+    public static func budget(_ text: String, _ option: String) throws -> Int {
+        guard case .bytes(let bytes) = try SettingParsing.size(text, option: option), bytes >= 1 << 20 else {
+            throw UsageError("\(option) is a size of at least 1MiB, such as 64MB or 1GiB, not \(text)")
+        }
+        return bytes
+    }
+
+    /// The checks that need nothing read.
+    public func validate() throws {
+        _ = try Self.budget(memoryBudget, "--memory-budget")
+        if let diskBudget { _ = try Self.budget(diskBudget, "--disk-budget") }
+        _ = try SettingParsing.device(device)
+    }
+
+    public func run(output: ResultsOutput) throws {
+        try output.claim(inputs: inputs.inputPaths)
+        let loaded = try inputs.load()
+        var results = BenchResults(command: ResultsOutput.commandLine)
+        results.datasets = loaded.map(\.summary)
+        let recommendation = try SettingsRecommender.recommend(
+            loaded, memoryBudget: try Self.budget(memoryBudget, "--memory-budget"),
+            diskBudget: try diskBudget.map { try Self.budget($0, "--disk-budget") }, device: try SettingParsing.device(device))
+        results.recommendation = recommendation
+        output.show("recommended settings for \(recommendation.traces.joined(separator: ", "))", ReportTables.recommendation(recommendation))
+        output.show("the curves (◀ the knee)", ReportTables.recommendationCurves(recommendation))
+        if !output.json {
+            for snippet in recommendation.snippets {
+                print("== \(snippet.library)\n\(snippet.code)")
+                for gap in snippet.cannotExpress { print("// cannot express: \(gap)") }
+                print()
+            }
+        }
+        try output.finish(results)
+    }
+}
