@@ -70,7 +70,7 @@ struct CoalescingModelTests {
         var trace = DetailedSimulationTests.emptyTrace(keys: 3)
         for key: Slot in 0..<3 {
             trace.append(key: key, cost: 10 * (Int(key) + 1), size: 100, time: 0,
-                         detail: .init(diskKey: key, originalDiskBytes: 40, content: Int32(key), source: Int32(key)))
+                         detail: .init(diskKey: key, originalDiskBytes: 40, content: Int32(key), url: Int32(key)))
         }
         // Memory holds 40 of cost: 10 + 20 = 30; the entry of 30 evicts both.
         let result = Self.run(trace, .perWaiter, limits: CacheLimits(costLimit: 40, maxEntryFraction: 1), disk: .init(byteLimit: 1_000)).result
@@ -83,5 +83,5 @@ struct CoalescingModelTests {
 /// One request for key (and disk key) `key` showing picture `content` of URL `source`.
 private func load(_ trace: inout SimulationTrace, _ key: Slot, _ content: Int32, _ source: Int32,
                   _ outcome: SimulationTrace.MissOutcome = .store) {
-    DetailedSimulationTests.request(&trace, key: key, content: content, source: source, outcome: outcome)
+    DetailedSimulationTests.request(&trace, key: key, content: content, url: source, outcome: outcome)
 }

@@ -15,21 +15,21 @@ struct DetailedSimulationTests {
     }
 
     static func request(
-        _ trace: inout SimulationTrace, key: Slot, content: Int32, source: Int32, outcome: SimulationTrace.MissOutcome = .store,
+        _ trace: inout SimulationTrace, key: Slot, content: Int32, url: Int32, outcome: SimulationTrace.MissOutcome = .store,
         size: Int = 100, time: UInt64 = 0
     ) {
         trace.append(key: key, cost: 1, size: size, time: time,
-                     detail: .init(diskKey: key, content: content, source: source, outcome: outcome))
+                     detail: .init(diskKey: key, content: content, url: url, outcome: outcome))
     }
 
     @Test("a hit on another URL's picture is a wrong image; a changed picture at the same URL is stale unless invalidated")
     func wrongAndStale() {
         var trace = Self.emptyTrace()
-        Self.request(&trace, key: 0, content: 0, source: 0)  // origin
-        Self.request(&trace, key: 0, content: 1, source: 1)  // another URL, same key: wrong picture
+        Self.request(&trace, key: 0, content: 0, url: 0)  // origin
+        Self.request(&trace, key: 0, content: 1, url: 1)  // another URL, same key: wrong picture
         trace.appendInvalidation(memory: [0], disk: [0])     // URL 0's picture changes
-        Self.request(&trace, key: 0, content: 2, source: 0)
-        Self.request(&trace, key: 0, content: 2, source: 0)
+        Self.request(&trace, key: 0, content: 2, url: 0)
+        Self.request(&trace, key: 0, content: 2, url: 0)
 
         let limits = unitLimits(10)
         let honoured = CacheSimulator.run(trace, SimulationConfiguration(limits: limits, policy: .lru, disk: .init(byteLimit: 1_000)))
@@ -48,10 +48,10 @@ struct DetailedSimulationTests {
     @Test("with requests in flight, a thumbnail lands a third of a window of misses later: a repeat before then joins it, another size shares the download")
     func inFlightWindow() {
         var trace = Self.emptyTrace(keys: 4)
-        for key: Slot in [0, 1, 0, 2] { Self.request(&trace, key: key, content: Int32(key), source: Int32(key)) }
+        for key: Slot in [0, 1, 0, 2] { Self.request(&trace, key: key, content: Int32(key), url: Int32(key)) }
         // Another display size of URL 2 (its own memory key, the same original on disk).
-        trace.append(key: 3, cost: 1, size: 100, time: 0, detail: .init(diskKey: 2, content: 2, source: 2, outcome: .store))
-        Self.request(&trace, key: 0, content: 0, source: 0)
+        trace.append(key: 3, cost: 1, size: 100, time: 0, detail: .init(diskKey: 2, content: 2, url: 2, outcome: .store))
+        Self.request(&trace, key: 0, content: 0, url: 0)
         func run(_ inFlight: Int) -> CacheSimulator.Answered {
             CacheSimulator.answers(trace, SimulationConfiguration(
                 limits: unitLimits(2), policy: .lru, disk: .init(byteLimit: 1_000), inFlight: inFlight))
@@ -80,14 +80,14 @@ struct DetailedSimulationTests {
     @Test("cancelled and offline misses store nothing; relaunch empties memory, a new device both tiers")
     func outcomesAndResets() {
         var trace = Self.emptyTrace()
-        Self.request(&trace, key: 0, content: 0, source: 0, outcome: .cancelled, size: 10)
-        Self.request(&trace, key: 0, content: 0, source: 0, size: 20)
+        Self.request(&trace, key: 0, content: 0, url: 0, outcome: .cancelled, size: 10)
+        Self.request(&trace, key: 0, content: 0, url: 0, size: 20)
         trace.appendReset(newDevice: false)
-        Self.request(&trace, key: 0, content: 0, source: 0, size: 30)  // disk hit
-        Self.request(&trace, key: 0, content: 0, source: 0, size: 40)  // memory hit (the disk hit refilled memory)
+        Self.request(&trace, key: 0, content: 0, url: 0, size: 30)  // disk hit
+        Self.request(&trace, key: 0, content: 0, url: 0, size: 40)  // memory hit (the disk hit refilled memory)
         trace.appendReset(newDevice: true)
-        Self.request(&trace, key: 0, content: 0, source: 0, outcome: .offline, size: 50)
-        Self.request(&trace, key: 0, content: 0, source: 0, size: 60)
+        Self.request(&trace, key: 0, content: 0, url: 0, outcome: .offline, size: 50)
+        Self.request(&trace, key: 0, content: 0, url: 0, size: 60)
 
         let result = CacheSimulator.run(trace, SimulationConfiguration(limits: unitLimits(10), policy: .lru, disk: .init(byteLimit: 1_000)))
         #expect(result.cancelledTransfers == 1)

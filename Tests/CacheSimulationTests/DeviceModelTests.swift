@@ -13,7 +13,7 @@ struct DeviceModelTests {
         for (index, key) in keys.enumerated() {
             if warningsBefore.contains(index) { trace.appendMemoryWarning(.warning) }
             trace.append(key: key, cost: 10, size: 100, time: UInt64(index) * 1_000_000_000,
-                         detail: .init(diskKey: key, content: Int32(key), source: Int32(key), outcome: .store))
+                         detail: .init(diskKey: key, content: Int32(key), url: Int32(key), outcome: .store))
         }
         return trace
     }

@@ -58,7 +58,7 @@ struct SimulatorReferenceTests {
         }
         for key in [0, 0, 0] + Array(1..<39) {
             trace.append(key: Slot(key), cost: 10, size: 100, time: 0,
-                         detail: .init(diskKey: Slot(key), content: Int32(key), source: Int32(key)))
+                         detail: .init(diskKey: Slot(key), content: Int32(key), url: Int32(key)))
         }
         for policy in EvictionPolicyKind.allCases {
             let result = CacheSimulator.run(trace, SimulationConfiguration(
@@ -99,7 +99,7 @@ private struct RandomTrace {
         for request in requests.prefix(length) {
             trace.append(key: Slot(request.key), cost: request.cost, size: request.size, time: 0, detail: .init(
                 diskKey: Slot(request.url), diskThumbnailKey: Slot(keys / 2 + request.key), thumbnailBytes: request.cost + 1,
-                content: Int32(request.url), source: Int32(request.url), outcome: request.outcome))
+                content: Int32(request.url), url: Int32(request.url), outcome: request.outcome))
         }
         return trace
     }

@@ -51,7 +51,7 @@ struct ObservedOrderTests {
         for side in [100, 60] { _ = trace.addKey(fingerprint: side.cacheFingerprint) }
         _ = trace.addDiskKey()
         for key: Slot in [0, 0, 1, 0] {
-            trace.append(key: key, cost: 1, size: Self.jpeg.count, time: 0, detail: .init(diskKey: 0, content: 0, source: 0))
+            trace.append(key: key, cost: 1, size: Self.jpeg.count, time: 0, detail: .init(diskKey: 0, content: 0, url: 0))
         }
         let simulated = CacheSimulator.answers(
             trace, SimulationConfiguration(limits: CacheLimits(costLimit: 100), policy: .lru), observed: log.order)
@@ -65,7 +65,7 @@ struct ObservedOrderTests {
         for key in 0..<2 { _ = trace.addKey(fingerprint: (key + 1).cacheFingerprint) }
         _ = trace.addDiskKey()
         for (key, outcome) in zip(keys, outcomes) {
-            trace.append(key: key, cost: 1, size: 10, time: 0, detail: .init(diskKey: 0, content: 0, source: 0, outcome: outcome))
+            trace.append(key: key, cost: 1, size: 10, time: 0, detail: .init(diskKey: 0, content: 0, url: 0, outcome: outcome))
         }
         return trace
     }
@@ -134,7 +134,7 @@ struct ObservedOrderTests {
             _ = trace.addDiskKey()
         }
         for key: Slot in [0, 1, 0] {
-            trace.append(key: key, cost: 1, size: 10, time: 0, detail: .init(diskKey: key, content: key, source: key))
+            trace.append(key: key, cost: 1, size: 10, time: 0, detail: .init(diskKey: key, content: key, url: key))
         }
         func run(stored: Int) -> [CacheSimulator.Answer] {
             var steps: [ObservedOrder.Step] = []

@@ -38,24 +38,24 @@ extension RecordedWorkload {
         var trace = SimulationTrace()
         var memoryKeys: [String] = []
         trace.reserveCapacity(requests.count)
-        var memoryIDs: [String: Slot] = [:], diskIDs: [String: Slot] = [:]
-        var memoryKeyOfPair: [Int64: Slot] = [:], thumbnailKeyOfPair: [Int64: Slot] = [:]
-        var diskKeyOfURL = [Slot](repeating: -1, count: urls.count)
-        var memoryKeysOfURL = [[Slot]](repeating: [], count: urls.count)
-        var diskKeysOfURL = [[Slot]](repeating: [], count: urls.count)
+        var memoryIDs: [String: TraceKey] = [:], diskIDs: [String: TraceKey] = [:]
+        var memoryKeyOfPair: [Int64: TraceKey] = [:], thumbnailKeyOfPair: [Int64: TraceKey] = [:]
+        var diskKeyOfURL = [TraceKey](repeating: -1, count: urls.count)
+        var memoryKeysOfURL = [[TraceKey]](repeating: [], count: urls.count)
+        var diskKeysOfURL = [[TraceKey]](repeating: [], count: urls.count)
         let processing = boxes.map { ProcessingOptions($0) }
         let thumbnailProcessing = boxes.map { ProcessingOptions($0, format: thumbnailFormat.imageFormat) }
         let diskBase = diskStrategy ?? strategy
         let diskStrategy = diskBase.withoutProcessing, thumbnailStrategy = diskBase.withProcessing
 
-        func diskID(_ key: String) -> Slot {
+        func diskID(_ key: String) -> TraceKey {
             if let slot = diskIDs[key] { return slot }
             let slot = trace.addDiskKey(entryOverhead: DiskCache.entryOverhead(forKey: key))
             diskIDs[key] = slot
             return slot
         }
 
-        func memoryKey(url: Int32, box: Int32) -> Slot {
+        func memoryKey(url: Int32, box: Int32) -> TraceKey {
             let pair = Int64(url) << 32 | Int64(box)
             if let slot = memoryKeyOfPair[pair] { return slot }
             let key = strategy.key(for: urls[Int(url)], processing: processing[Int(box)])
@@ -69,14 +69,14 @@ extension RecordedWorkload {
             memoryKeysOfURL[Int(url)].append(slot)
             return slot
         }
-        func diskKey(url: Int32) -> Slot {
+        func diskKey(url: Int32) -> TraceKey {
             if diskKeyOfURL[Int(url)] >= 0 { return diskKeyOfURL[Int(url)] }
             let slot = diskID(diskStrategy.key(for: urls[Int(url)]))
             diskKeyOfURL[Int(url)] = slot
             diskKeysOfURL[Int(url)].append(slot)
             return slot
         }
-        func thumbnailKey(url: Int32, box: Int32) -> Slot {
+        func thumbnailKey(url: Int32, box: Int32) -> TraceKey {
             let pair = Int64(url) << 32 | Int64(box)
             if let slot = thumbnailKeyOfPair[pair] { return slot }
             let slot = diskID(thumbnailStrategy.key(for: urls[Int(url)], processing: thumbnailProcessing[Int(box)]))
@@ -105,7 +105,7 @@ extension RecordedWorkload {
                     diskKey: diskKey(url: request.url), diskThumbnailKey: thumbnailKey(url: request.url, box: request.box),
                     thumbnailBytes: thumbnail.estimatedEncodedBytes(as: thumbnailFormat),
                     originalDiskBytes: originalDiskFormat.map { wholeImageCost(of: request).estimatedEncodedBytes(as: $0) },
-                    content: request.content, source: request.url, outcome: outcome))
+                    content: request.content, url: request.url, outcome: outcome))
         }
         while nextEvent < events.count {
             append(events[nextEvent], to: &trace, memoryKeysOfURL: memoryKeysOfURL, diskKeysOfURL: diskKeysOfURL)
@@ -114,7 +114,7 @@ extension RecordedWorkload {
         return (trace, memoryKeys)
     }
 
-    private func append(_ event: Event, to trace: inout SimulationTrace, memoryKeysOfURL: [[Slot]], diskKeysOfURL: [[Slot]]) {
+    private func append(_ event: Event, to trace: inout SimulationTrace, memoryKeysOfURL: [[TraceKey]], diskKeysOfURL: [[TraceKey]]) {
         switch event.kind {
         case .memoryWarning(let level): trace.appendMemoryWarning(level)
         case .relaunch: trace.appendReset(newDevice: false)

@@ -24,7 +24,7 @@ extension SimulationTrace {
         guard restarts || !events.isEmpty || hasDetails else { return self }
         var scoped = SimulationTrace()
         scoped.reserveCapacity(count)
-        var ids: [Int64: Slot] = [:]
+        var ids: [Int64: TraceKey] = [:]
         var epoch: Int64 = 0
         var nextEvent = 0
         for index in 0..<count {

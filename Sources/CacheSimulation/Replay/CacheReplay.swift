@@ -19,7 +19,7 @@ public enum CacheReplay {
         var result = SimulationResult(policy: name)
         var hits = 0, byteHits = 0, bytesRequested = 0, nextEvent = 0
         // The picture (content id, source URL) each key was stored with.
-        var holds = [(content: Int32, source: Int32)](repeating: (-1, -1), count: trace.keyCount)
+        var holds = [(content: Int32, url: Int32)](repeating: (-1, -1), count: trace.keyCount)
         for index in 0..<trace.count {
             while nextEvent < trace.events.count, trace.events[nextEvent].beforeRequest <= index {
                 switch trace.events[nextEvent].kind {
@@ -32,14 +32,14 @@ public enum CacheReplay {
                 nextEvent += 1
             }
             let key = trace.keys[index], size = trace.sizes[index]
-            let truth = (content: trace.contents[index], source: trace.sources[index])
+            let truth = (content: trace.contents[index], url: trace.urls[index])
             bytesRequested += size
             if cache.lookup(keys[Int(key)]) {
                 hits += 1
                 byteHits += size
                 let served = holds[Int(key)]
                 if served.content != truth.content {
-                    if served.source == truth.source { result.staleImages += 1 } else { result.wrongImages += 1 }
+                    if served.url == truth.url { result.staleImages += 1 } else { result.wrongImages += 1 }
                 }
                 continue
             }

@@ -61,13 +61,13 @@ public struct SpatialSample: Sendable {
         fullCount = full.count
         let threshold = Int((rate * Double(Self.resolution)).rounded(.up))
         var sampled = SimulationTrace()
-        var keyMap = [Slot](repeating: -1, count: full.keyCount)
+        var keyMap = [TraceKey](repeating: -1, count: full.keyCount)
         for key in 0..<full.keyCount where Self.keeps(full.fingerprints[key], threshold: threshold) {
             keyMap[key] = sampled.addKey(fingerprint: full.fingerprints[key])
         }
         population = KeyPopulation(full, kept: keyMap.map { $0 >= 0 })
-        var diskMap = [Slot](repeating: -1, count: full.diskKeyCount)
-        func disk(_ key: Slot) -> Slot {
+        var diskMap = [TraceKey](repeating: -1, count: full.diskKeyCount)
+        func disk(_ key: TraceKey) -> TraceKey {
             guard key >= 0 else { return -1 }
             if diskMap[Int(key)] < 0 { diskMap[Int(key)] = sampled.addDiskKey(entryOverhead: full.diskEntryOverheads[Int(key)]) }
             return diskMap[Int(key)]
@@ -96,7 +96,7 @@ public struct SpatialSample: Sendable {
                     key: key, cost: full.costs[index], size: full.sizes[index], time: full.times[index],
                     detail: .init(
                         diskKey: disk(full.diskKeys[index]), diskThumbnailKey: disk(full.diskThumbnailKeys[index]),
-                        thumbnailBytes: full.thumbnailSizes[index], content: full.contents[index], source: full.sources[index],
+                        thumbnailBytes: full.thumbnailSizes[index], content: full.contents[index], url: full.urls[index],
                         outcome: full.outcomes[index]))
             } else {
                 sampled.append(key: key, cost: full.costs[index], size: full.sizes[index], time: full.times[index])

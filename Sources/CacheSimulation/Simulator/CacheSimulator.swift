@@ -182,7 +182,7 @@ public enum CacheSimulator {
 
         func visit<Policy: EvictionPolicy>(_ policy: Policy) -> Answered {
             var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
-            if recordsAnswers, trace.hasDetails { state.answers = Array(repeating: .origin, count: trace.count) }
+            if recordsAnswers, trace.hasDetails { state.accounting.answers = Array(repeating: .origin, count: trace.count) }
             trace.keys.withUnsafeBufferPointer { keys in
                 trace.costs.withUnsafeBufferPointer { costs in
                     trace.sizes.withUnsafeBufferPointer { sizes in
@@ -200,13 +200,13 @@ public enum CacheSimulator {
                 }
             }
             state.landAll()
-            return Answered(result: state.finish(), answers: state.answers, sharedDownloads: state.sharedDownloads)
+            return Answered(result: state.finish(), answers: state.accounting.answers, sharedDownloads: state.accounting.sharedDownloads)
         }
 
         /// The plain requests of a trace or of a streamed chunk, the first numbered `first`.
         @inline(__always)
         static func plainRequests<Policy: EvictionPolicy>(
-            _ state: inout SimulationState<Policy>, keys: UnsafeBufferPointer<Slot>, costs: UnsafeBufferPointer<Int>,
+            _ state: inout SimulationState<Policy>, keys: UnsafeBufferPointer<TraceKey>, costs: UnsafeBufferPointer<Int>,
             sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<UInt64>, from first: Int
         ) {
             // A key's line is usually far from the last one's: ask for where it is

@@ -6,14 +6,14 @@ import CacheEngine
 /// several times the downloads live shares (BENCHMARKS.md).
 struct DownloadWindow {
     static let capacity = 1
-    private var downloads: [(index: Int, original: Slot, stores: Bool)] = []
+    private var downloads: [(index: Int, original: TraceKey, stores: Bool)] = []
     private var start = 0
     /// Downloads running per original; empty when the model runs one request at a time.
     private var byOriginal: [Int32]
 
     init(originals: Int) { byOriginal = Array(repeating: 0, count: originals) }
 
-    func isDownloading(_ original: Slot) -> Bool { byOriginal[Int(original)] > 0 }
+    func isDownloading(_ original: TraceKey) -> Bool { byOriginal[Int(original)] > 0 }
 
     /// More downloads than the window holds: the oldest must land.
     var isOverCapacity: Bool { downloads.count - start > Self.capacity }
@@ -22,7 +22,7 @@ struct DownloadWindow {
     var oldestRequest: Int? { start < downloads.count ? downloads[start].index : nil }
 
     /// Request `index`'s download of `original` starts; `stores`: its original goes to disk.
-    mutating func add(_ index: Int, original: Slot, stores: Bool) {
+    mutating func add(_ index: Int, original: TraceKey, stores: Bool) {
         downloads.append((index, original, stores))
         byOriginal[Int(original)] += 1
     }

@@ -11,14 +11,14 @@ struct InFlightWindow {
     /// What a request leaves behind once its image is in hand.
     struct Landing {
         let index: Int
-        let key: Slot
+        let key: TraceKey
         let cost: Int
         let size: Int
         let now: UInt64
         let source: TierPlan.Source
         let fate: TierPlan.Fate
         /// The picture it shows (content id and source URL).
-        let held: (content: Int32, source: Int32)
+        let held: (content: Int32, url: Int32)
         /// Requests for the same thumbnail waiting on this one.
         var joiners = 0
         /// Places taken in the window when it started, its own included.
@@ -54,7 +54,7 @@ struct InFlightWindow {
     }
 
     /// A memory miss for `key` joins its newest flight, when one is pending: the picture it will show.
-    mutating func join(_ key: Slot) -> (content: Int32, source: Int32)? {
+    mutating func join(_ key: TraceKey) -> (content: Int32, url: Int32)? {
         guard !flightsByKey.isEmpty, flightsByKey[Int(key)] > 0,
               let flight = pending[start...].lastIndex(where: { $0.key == key }) else { return nil }
         pending[flight].joiners += 1

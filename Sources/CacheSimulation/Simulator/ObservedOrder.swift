@@ -56,9 +56,9 @@ extension CacheSimulator {
         func visit<Policy: EvictionPolicy>(_ policy: Policy) -> Answered {
             var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
             var flights = ObservedFlights(trace: trace)
-            state.answers = Array(repeating: .unanswered, count: trace.count)
-            state.trimsDiskAtOnce = false
-            state.footprint = nil
+            state.accounting.answers = Array(repeating: .unanswered, count: trace.count)
+            state.tiers.trimsDiskAtOnce = false
+            state.device.footprint = nil
             for step in order.steps {
                 switch step {
                 case .event(let index):
@@ -69,14 +69,14 @@ extension CacheSimulator {
                     guard request >= 0, Int(request) < trace.count else { continue }
                     state.observedDevice(step, Int(request))
                 case .decision(.diskTrimmed, _, _):
-                    if state.disk != nil { state.trimDisk() }
+                    if state.tiers.disk != nil { state.tiers.trimDisk() }
                 case .decision(let decision, let request, let bytes):
                     guard request >= 0, Int(request) < trace.count else { continue }
                     state.observed(decision, Int(request), bytes: bytes, &flights)
                 }
             }
             flights.settleJoiners(&state)
-            return Answered(result: state.finish(), answers: state.answers, sharedDownloads: state.sharedDownloads)
+            return Answered(result: state.finish(), answers: state.accounting.answers, sharedDownloads: state.accounting.sharedDownloads)
         }
     }
 }
@@ -90,7 +90,7 @@ struct ObservedFlights {
     var downloadLeader: [Int32]
     /// Per request: where its leader (itself when it leads) found the image, and the picture.
     var source: [TierPlan.Source]
-    var held: [(content: Int32, source: Int32)]
+    var held: [(content: Int32, url: Int32)]
     /// Per request that joined a flight, the request leading it (-1: none).
     var joined: [Int32]
     /// Per request that shared a download, the request that started it (-1: none).
@@ -100,7 +100,7 @@ struct ObservedFlights {
         flightLeader = Array(repeating: -1, count: trace.keyCount)
         downloadLeader = Array(repeating: -1, count: trace.diskKeyCount)
         source = Array(repeating: .origin, count: trace.count)
-        held = (0..<trace.count).map { (trace.contents[$0], trace.sources[$0]) }
+        held = (0..<trace.count).map { (trace.contents[$0], trace.urls[$0]) }
         joined = Array(repeating: -1, count: trace.count)
         sharedDownload = Array(repeating: -1, count: trace.count)
     }
@@ -109,78 +109,54 @@ struct ObservedFlights {
     /// offline when the leader's download could not start, and otherwise the leader's
     /// picture (wrong or stale when not its own).
     func settleJoiners<Policy>(_ state: inout SimulationState<Policy>) {
-        for (request, leader) in sharedDownload.enumerated() where leader >= 0 && state.answers[Int(leader)] == .offline {
-            state.answerOffline(request)
+        for (request, leader) in sharedDownload.enumerated() where leader >= 0 && state.accounting.answers[Int(leader)] == .offline {
+            state.accounting.hitWasOffline(request, size: state.trace.sizes[request])
         }
-        for (request, leader) in joined.enumerated() where leader >= 0 && state.answers[request] != .offline {
-            guard state.answers[Int(leader)] != .offline else {
-                state.answerOffline(request)
+        for (request, leader) in joined.enumerated() where leader >= 0 && state.accounting.answers[request] != .offline {
+            guard state.accounting.answers[Int(leader)] != .offline else {
+                state.accounting.hitWasOffline(request, size: state.trace.sizes[request])
                 continue
             }
-            state.check(served: held[Int(leader)], truth: (state.trace.contents[request], state.trace.sources[request]))
+            state.accounting.check(served: held[Int(leader)], truth: (state.trace.contents[request], state.trace.urls[request]))
         }
     }
 }
 
 extension SimulationState {
-    /// Answers a request with nothing shown (its download failed, or the one it waited on):
-    /// a join it made is no longer a hit.
-    mutating func answerOffline(_ index: Int) {
-        guard answers[index] != .offline else { return }
-        if answers[index] == .joined {
-            hits &-= 1
-            byteHits &-= trace.sizes[index]
-        }
-        result.offlineMisses += 1
-        result.unservedBytes += trace.sizes[index]
-        answers[index] = .offline
-    }
-
-    /// One logged decision, taken by the simulator's own tiers. `bytes`: what a disk store took
-    /// live (its entry file), which replaces the trace's estimate when given.
+    /// One logged decision, taken by the simulator's own tiers and counted as in trace order.
+    /// `bytes`: what a disk store took live (its entry file), which replaces the trace's estimate when given.
     mutating func observed(_ decision: PipelineDecision, _ index: Int, bytes: Int = 0, _ flights: inout ObservedFlights) {
         let key = trace.keys[index], now = trace.times[index], size = trace.sizes[index]
-        let truth = (content: trace.contents[index], source: trace.sources[index])
+        let truth = (content: trace.contents[index], url: trace.urls[index])
         switch decision {
         case .memoryLookup:
             noteSessionRequest(at: now)
-            bytesRequested &+= size
-            guard memoryTier.lookup(key, now: now) else { return }
-            hits &+= 1
-            byteHits &+= size
-            check(served: memoryHolds[Int(key)], truth: truth)
-            answers[index] = .memory
+            accounting.bytesRequested &+= size
+            guard tiers.memory.lookup(key, now: now) else { return }
+            accounting.hit(index, size: size, as: .memory)
+            accounting.check(served: tiers.memoryHolds[Int(key)], truth: truth)
         case .flight:
-            if myMarket?.load(truth.source) == .drop {
-                result.unansweredRequests += 1
-                result.unservedBytes += size
-                answers[index] = .unanswered
-                return
-            }
+            if inFlight.myMarket?.load(truth.url) == .drop { return accounting.unanswered(index, size: size) }
             // Only the pipeline's coalescer joins flights; an app without one sends every miss on alone.
             let leader = configuration.coalescing == .perWaiter ? flights.flightLeader[Int(key)] : -1
             if leader >= 0 {
-                hits &+= 1
-                byteHits &+= size
+                // Its picture is its leader's, checked once the leader's end is known.
+                accounting.hit(index, size: size, as: .joined)
                 flights.joined[index] = leader
-                answers[index] = .joined
             } else {
                 flights.flightLeader[Int(key)] = Int32(index)
-                answers[index] = .origin
+                accounting.answer(index, .origin)
             }
         case .diskReadThumbnail, .diskReadOriginal:
-            guard disk != nil, flights.source[index] == .origin else { return }
+            guard flights.source[index] == .origin else { return }
             let kind: DiskEntryKind = decision == .diskReadThumbnail ? .thumbnail : .original
             let diskKey = kind == .thumbnail ? trace.diskThumbnailKeys[index] : trace.diskKeys[index]
-            guard diskKey >= 0, disk!.contains(diskKey) else { return }
-            disk!.recordAccess(diskKey)
+            guard tiers.readDisk(diskKey) else { return }
             flights.source[index] = TierPlan.Source(disk: kind)
-            flights.held[index] = diskHolds[Int(diskKey)]
-            result.diskHits += 1
-            result.diskByteHits += size
-            check(served: flights.held[index], truth: truth)
+            flights.held[index] = tiers.diskHolds[Int(diskKey)]
+            accounting.diskHit(index, size: size)
+            accounting.check(served: flights.held[index], truth: truth)
             noteRefetch(key, size: size, fromOrigin: false)
-            answers[index] = .disk
         case .download:
             let original = trace.diskKeys[index]
             // Sharing a download in flight, a request never starts one of its own: the app's
@@ -188,51 +164,38 @@ extension SimulationState {
             // failing) do not reach it, and it is answered with the shared bytes.
             let shares = configuration.coalescing == .perWaiter && original >= 0 && flights.downloadLeader[Int(original)] >= 0
             switch shares ? .answered : trace.outcomes[index].fate(at: .origin) {
-            case .offline:
-                result.offlineMisses += 1
-                result.unservedBytes += size
-                answers[index] = .offline
-            case .abandoned:
-                result.cancelledTransfers += 1
-                result.unservedBytes += size
-                answers[index] = .cancelled
+            case .offline: accounting.offline(index, size: size)
+            case .abandoned: accounting.cancelled(index, size: size)
             case .answered, .invalidatedMeanwhile:
                 noteRefetch(key, size: size, fromOrigin: true)
-                if downloadedBefore[Int(truth.content)] { result.duplicateDownloads += 1 }
-                downloadedBefore[Int(truth.content)] = true
-                answers[index] = .origin
+                accounting.downloaded(index, picture: truth.content)
             }
             if shares {
-                sharedDownloads += 1
+                accounting.sharedDownloads += 1
                 flights.sharedDownload[index] = flights.downloadLeader[Int(original)]
             } else if original >= 0 {
                 flights.downloadLeader[Int(original)] = Int32(index)
             }
         case .originalStored:
-            guard disk != nil else { return }
+            guard tiers.disk != nil else { return }
             landOriginal(index, storedBytes: bytes)
         case .downloadEnded:
             let original = trace.diskKeys[index]
             if original >= 0, flights.downloadLeader[Int(original)] == Int32(index) { flights.downloadLeader[Int(original)] = -1 }
-        case .memoryStored:
-            let source = flights.source[index]
-            let thumbnailBytes = trace.thumbnailSizes[index]
-            if insertInMemory(key, cost: trace.costs[index], missCost: source == .diskThumbnail ? thumbnailBytes : size, now: now) {
-                memoryHolds[Int(key)] = flights.held[index]
-            }
-        case .thumbnailStored:
-            let thumbnailKey = trace.diskThumbnailKeys[index]
-            guard disk != nil, thumbnailKey >= 0 else { return }
-            storeOnDisk(thumbnailKey, bytes: trace.thumbnailSizes[index], storedBytes: bytes)
-            diskHolds[Int(thumbnailKey)] = flights.held[index]
+        case .memoryStored, .thumbnailStored:
+            guard decision == .memoryStored || tiers.disk != nil else { return }
+            let landing = Landing(
+                index: index, key: key, cost: trace.costs[index], size: size, now: now, source: flights.source[index],
+                fate: .answered, held: flights.held[index])
+            store(landing, decision == .memoryStored ? .memory : .diskThumbnail, storedBytes: bytes)
         case .flightEnded:
             // My Market's coalescer forgets a URL's entry only when the app cancels it.
-            myMarket?.cancel(truth.source)
+            inFlight.myMarket?.cancel(truth.url)
             if flights.flightLeader[Int(key)] == Int32(index) { flights.flightLeader[Int(key)] = -1 }
         case .failed:
             // Live answered with an error the trace does not know of (a download that broke or
             // timed out): nothing shown, as an offline miss.
-            answerOffline(index)
+            accounting.hitWasOffline(index, size: size)
         case .diskTrimmed:
             break
         }

@@ -64,17 +64,17 @@ struct StripedMemory<Policy: EvictionPolicy> {
 
     /// The stripe `key` falls in, 0 for `first`.
     @inline(__always)
-    private func stripe(of key: Slot) -> Int { others.isEmpty ? 0 : Int(keys[Int(key)].stripe) }
+    private func stripe(of key: TraceKey) -> Int { others.isEmpty ? 0 : Int(keys[Int(key)].stripe) }
 
     /// A first hint that `key` comes soon: its record. Mutating, as `CacheCore.prefetch`
     /// is, so the tier is not copied to be borrowed.
     @inline(__always)
-    mutating func prefetch(_ key: Slot) { keys.prefetch(Int(key)) }
+    mutating func prefetch(_ key: TraceKey) { keys.prefetch(Int(key)) }
 
     /// A second hint, nearer the request, once the record has arrived: the policy's
     /// metadata for the key's slot or, for a key with none, where the policy remembers it.
     @inline(__always)
-    mutating func prefetchEntry(_ key: Slot) {
+    mutating func prefetchEntry(_ key: TraceKey) {
         let record = keys[Int(key)]
         let stripe = stripe(of: key)
         if record.slot != StripeSlots.none {
@@ -87,7 +87,7 @@ struct StripedMemory<Policy: EvictionPolicy> {
     }
 
     @inline(__always)
-    mutating func lookup(_ key: Slot, now: UInt64) -> Bool {
+    mutating func lookup(_ key: TraceKey, now: UInt64) -> Bool {
         let stripe = stripe(of: key)
         return stripe == 0
             ? first.lookup(key, now: now, keys: &keys)
@@ -96,14 +96,14 @@ struct StripedMemory<Policy: EvictionPolicy> {
 
     /// Stores `key`'s new entry in its stripe.
     @inline(__always)
-    mutating func insert(_ key: Slot, cost: Int, missCost: Int, now: UInt64) -> Bool {
+    mutating func insert(_ key: TraceKey, cost: Int, missCost: Int, now: UInt64) -> Bool {
         let stripe = stripe(of: key)
         return stripe == 0
             ? first.insert(key, cost: cost, missCost: missCost, now: now, keys: &keys)
             : others[stripe - 1].insert(key, cost: cost, missCost: missCost, now: now, keys: &keys)
     }
 
-    mutating func remove(_ key: Slot) {
+    mutating func remove(_ key: TraceKey) {
         let stripe = stripe(of: key)
         if stripe == 0 { first.remove(key, keys: &keys) } else { others[stripe - 1].remove(key, keys: &keys) }
     }
@@ -115,7 +115,7 @@ struct StripedMemory<Policy: EvictionPolicy> {
     }
 
     /// Applies a reaction to every stripe; `removed` hears the keys that left.
-    mutating func respond(to reaction: MemoryPressureReaction, now: UInt64, removed: (Slot) -> Void) {
+    mutating func respond(to reaction: MemoryPressureReaction, now: UInt64, removed: (TraceKey) -> Void) {
         first.respond(to: reaction, now: now, keys: &keys, removed: removed)
         for stripe in others.indices { others[stripe].respond(to: reaction, now: now, keys: &keys, removed: removed) }
     }
@@ -131,7 +131,7 @@ struct StripedMemory<Policy: EvictionPolicy> {
         }
 
         @inline(__always)
-        mutating func lookup(_ key: Slot, now: UInt64, keys: inout [KeyRecord]) -> Bool {
+        mutating func lookup(_ key: TraceKey, now: UInt64, keys: inout [KeyRecord]) -> Bool {
             let slot = keys[Int(key)].slot
             guard slot != StripeSlots.none else {
                 core.recordMiss()
@@ -142,7 +142,7 @@ struct StripedMemory<Policy: EvictionPolicy> {
         }
 
         @inline(__always)
-        mutating func insert(_ key: Slot, cost: Int, missCost: Int, now: UInt64, keys: inout [KeyRecord]) -> Bool {
+        mutating func insert(_ key: TraceKey, cost: Int, missCost: Int, now: UInt64, keys: inout [KeyRecord]) -> Bool {
             let record = keys[Int(key)]
             var entry = NewEntry(slot: record.slot, cost: cost, fingerprint: record.fingerprint, missCost: missCost)
             if entry.slot == StripeSlots.none { entry.slot = slots.assign(key, keys: &keys) }
@@ -151,7 +151,7 @@ struct StripedMemory<Policy: EvictionPolicy> {
             return stored
         }
 
-        mutating func remove(_ key: Slot, keys: inout [KeyRecord]) {
+        mutating func remove(_ key: TraceKey, keys: inout [KeyRecord]) {
             let slot = keys[Int(key)].slot
             guard slot != StripeSlots.none else { return }
             core.remove(slot)
@@ -164,7 +164,7 @@ struct StripedMemory<Policy: EvictionPolicy> {
         }
 
         mutating func respond(
-            to reaction: MemoryPressureReaction, now: UInt64, keys: inout [KeyRecord], removed: (Slot) -> Void
+            to reaction: MemoryPressureReaction, now: UInt64, keys: inout [KeyRecord], removed: (TraceKey) -> Void
         ) {
             core.respond(to: reaction, now: now) { slot, _ in removed(slots.release(slot, keys: &keys)) }
         }
@@ -183,7 +183,7 @@ private struct KeyRecord: BitwiseCopyable {
 /// One stripe's slots: the key in each, and the free ones, reused last freed first.
 private struct StripeSlots {
     static let none: Slot = -1
-    private var keyOfSlot: [Slot] = []
+    private var keyOfSlot: [TraceKey] = []
     private var free: [Slot] = []
 
     /// Room for `entries` slots (and a few free at once) before anything grows.
@@ -194,7 +194,7 @@ private struct StripeSlots {
 
     /// Gives `key` a slot and notes it in the key's record.
     @inline(__always)
-    mutating func assign(_ key: Slot, keys: inout [KeyRecord]) -> Slot {
+    mutating func assign(_ key: TraceKey, keys: inout [KeyRecord]) -> Slot {
         let slot: Slot
         if let reused = free.popLast() {
             slot = reused
@@ -209,7 +209,7 @@ private struct StripeSlots {
 
     /// Takes `slot` back from the key it held; returns that key.
     @inline(__always) @discardableResult
-    mutating func release(_ slot: Slot, keys: inout [KeyRecord]) -> Slot {
+    mutating func release(_ slot: Slot, keys: inout [KeyRecord]) -> TraceKey {
         let key = keyOfSlot[Int(slot)]
         keyOfSlot[Int(slot)] = Self.none
         keys[Int(key)].slot = Self.none

@@ -119,7 +119,7 @@ public enum DelimitedTrace {
         /// The interned requests since the last chunk was taken, and the keys they saw first.
         private(set) var chunk = PlainTraceChunk()
         var numericSlots = ObjectIdTable()
-        var textSlots: [ByteExactString: Slot] = [:]
+        var textSlots: [ByteExactString: TraceKey] = [:]
         var pending: [Record] = []
         static let batch = 4_096, prefetchDistance = 16
 
@@ -156,10 +156,10 @@ public enum DelimitedTrace {
                 if index &+ Self.prefetchDistance < pending.count, case .number(let id) = pending[index &+ Self.prefetchDistance].key {
                     numericSlots.prefetch(id)
                 }
-                let slot: Slot
+                let slot: TraceKey
                 switch pending[index].key {
                 case .number(let id):
-                    let (interned, isNew) = numericSlots.intern(id, next: Slot(keyCount))
+                    let (interned, isNew) = numericSlots.intern(id, next: TraceKey(keyCount))
                     if isNew {
                         chunk.newFingerprints.append(id)
                         keyCount += 1
@@ -167,7 +167,7 @@ public enum DelimitedTrace {
                     slot = interned
                 case .text(let text):
                     if let known = textSlots[ByteExactString(text)] { slot = known } else {
-                        slot = Slot(keyCount)
+                        slot = TraceKey(keyCount)
                         chunk.newFingerprints.append(text.cacheFingerprint)
                         keyCount += 1
                         textSlots[ByteExactString(text)] = slot

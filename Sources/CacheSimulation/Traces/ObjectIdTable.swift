@@ -9,7 +9,7 @@ struct ObjectIdTable {
     private struct Entry {
         var id: UInt64
         /// -1 when the entry is empty.
-        var slot: Slot
+        var slot: TraceKey
     }
 
     private var entries: [Entry]
@@ -34,7 +34,7 @@ struct ObjectIdTable {
 
     /// The slot of `id`, and whether it was new (given `next`).
     @inline(__always)
-    mutating func intern(_ id: UInt64, next: Slot) -> (slot: Slot, isNew: Bool) {
+    mutating func intern(_ id: UInt64, next: TraceKey) -> (slot: TraceKey, isNew: Bool) {
         var index = home(of: id)
         while true {
             let entry = entries[index]

@@ -157,7 +157,7 @@ public enum OracleGeneralTrace {
                 let seconds = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian
                 let object = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self).littleEndian
                 let size = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self).littleEndian)
-                let (slot, isNew) = table.intern(object, next: Slot(keyCount))
+                let (slot, isNew) = table.intern(object, next: TraceKey(keyCount))
                 // The object id is already a unique integer: it is its own fingerprint, so a
                 // sketch that hashes fingerprints hashes what libCacheSim hashes.
                 if isNew {

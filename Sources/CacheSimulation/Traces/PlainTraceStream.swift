@@ -7,7 +7,7 @@ import Synchronization
 /// columns (a plain request's cost and size are one weight, as in `SimulationTrace`).
 public struct PlainTraceChunk: Sendable {
     public var newFingerprints: [UInt64] = []
-    public var keys: [Slot] = []
+    public var keys: [TraceKey] = []
     public var weights: [Int] = []
     public var times: [UInt64] = []
 

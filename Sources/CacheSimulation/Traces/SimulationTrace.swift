@@ -1,4 +1,9 @@
 import ImagePipeline
+
+/// A trace's key, interned: an index into its per-key arrays (a memory key, or a disk key among
+/// the disk keys). The simulator's tiers give a key a cache `Slot` of their own while it is resident.
+public typealias TraceKey = Int32
+
 /// Requests ready for simulation: keys interned to dense `Int32` ids before any
 /// loop runs, stored as parallel arrays so the loop reads them sequentially.
 ///
@@ -9,7 +14,7 @@ import ImagePipeline
 /// between requests (memory warnings, relaunches, new devices, invalidations).
 public struct SimulationTrace: Sendable {
     /// Key id of each request.
-    public private(set) var keys: [Slot] = []
+    public private(set) var keys: [TraceKey] = []
     /// Memory cost of each request's entry (decoded bytes).
     public private(set) var costs: [Int] = []
     /// Bytes a miss downloads (encoded size).
@@ -22,8 +27,8 @@ public struct SimulationTrace: Sendable {
     /// the disk tier's key ids of the original (without processing) and of
     /// the re-encoded thumbnail (-1 when the trace has none), with the
     /// thumbnail's estimated encoded bytes,
-    public private(set) var diskKeys: [Slot] = []
-    public private(set) var diskThumbnailKeys: [Slot] = []
+    public private(set) var diskKeys: [TraceKey] = []
+    public private(set) var diskThumbnailKeys: [TraceKey] = []
     public private(set) var thumbnailSizes: [Int] = []
     /// the bytes the original takes on disk (its download, or what an app re-encoding it writes),
     public private(set) var originalDiskSizes: [Int] = []
@@ -31,7 +36,7 @@ public struct SimulationTrace: Sendable {
     public private(set) var contents: [Int32] = []
     /// One more than the largest content id: the pictures a per-picture table must hold.
     public private(set) var contentCount = 0
-    public private(set) var sources: [Int32] = []
+    public private(set) var urls: [Int32] = []
     /// and what a miss does.
     public private(set) var outcomes: [MissOutcome] = []
     /// Per disk key id, the bytes an entry file adds to its payload (key and trailer).
@@ -40,8 +45,8 @@ public struct SimulationTrace: Sendable {
     /// Things that happen between requests, in order.
     public private(set) var events: [Event] = []
     /// The memory and disk key ids each invalidation removes (`Event.Kind.invalidate` ranges).
-    public private(set) var invalidatedMemoryKeys: [Slot] = []
-    public private(set) var invalidatedDiskKeys: [Slot] = []
+    public private(set) var invalidatedMemoryKeys: [TraceKey] = []
+    public private(set) var invalidatedDiskKeys: [TraceKey] = []
 
     /// What happens to a request after a memory miss, besides the tiers' contents.
     public enum MissOutcome: UInt8, Sendable {
@@ -81,26 +86,26 @@ public struct SimulationTrace: Sendable {
 
     /// Per-request facts of a detailed trace.
     public struct Detail: Sendable {
-        public var diskKey: Slot
+        public var diskKey: TraceKey
         /// The re-encoded thumbnail's disk key id, or -1.
-        public var diskThumbnailKey: Slot
+        public var diskThumbnailKey: TraceKey
         public var thumbnailBytes: Int
         /// The original's bytes on disk, when not the bytes downloaded (an app that re-encodes it).
         public var originalDiskBytes: Int?
         public var content: Int32
-        public var source: Int32
+        public var url: Int32
         public var outcome: MissOutcome
 
         public init(
-            diskKey: Slot, diskThumbnailKey: Slot = -1, thumbnailBytes: Int = 0, originalDiskBytes: Int? = nil,
-            content: Int32, source: Int32, outcome: MissOutcome = .store
+            diskKey: TraceKey, diskThumbnailKey: TraceKey = -1, thumbnailBytes: Int = 0, originalDiskBytes: Int? = nil,
+            content: Int32, url: Int32, outcome: MissOutcome = .store
         ) {
             self.diskKey = diskKey
             self.diskThumbnailKey = diskThumbnailKey
             self.thumbnailBytes = thumbnailBytes
             self.originalDiskBytes = originalDiskBytes
             self.content = content
-            self.source = source
+            self.url = url
             self.outcome = outcome
         }
     }
@@ -112,18 +117,18 @@ public struct SimulationTrace: Sendable {
     public var hasDetails: Bool { !contents.isEmpty }
 
     /// Adds a key id with its fingerprint; returns the id.
-    public mutating func addKey(fingerprint: UInt64) -> Slot {
+    public mutating func addKey(fingerprint: UInt64) -> TraceKey {
         fingerprints.append(fingerprint)
-        return Slot(fingerprints.count - 1)
+        return TraceKey(fingerprints.count - 1)
     }
 
     /// Adds a disk key id whose entry files carry `entryOverhead` bytes besides the payload; returns it.
-    public mutating func addDiskKey(entryOverhead: Int = 0) -> Slot {
+    public mutating func addDiskKey(entryOverhead: Int = 0) -> TraceKey {
         diskEntryOverheads.append(entryOverhead)
-        return Slot(diskEntryOverheads.count - 1)
+        return TraceKey(diskEntryOverheads.count - 1)
     }
 
-    public mutating func append(key: Slot, cost: Int, size: Int, time: UInt64) {
+    public mutating func append(key: TraceKey, cost: Int, size: Int, time: UInt64) {
         precondition(Int(key) < fingerprints.count, "add the key before requesting it")
         precondition(contents.isEmpty, "a detailed trace needs details on every request")
         keys.append(key)
@@ -132,7 +137,7 @@ public struct SimulationTrace: Sendable {
         times.append(time)
     }
 
-    public mutating func append(key: Slot, cost: Int, size: Int, time: UInt64, detail: Detail) {
+    public mutating func append(key: TraceKey, cost: Int, size: Int, time: UInt64, detail: Detail) {
         precondition(
             Int(key) < fingerprints.count && Int(detail.diskKey) < diskKeyCount && Int(detail.diskThumbnailKey) < diskKeyCount,
             "add the keys before requesting them")
@@ -147,7 +152,7 @@ public struct SimulationTrace: Sendable {
         originalDiskSizes.append(detail.originalDiskBytes ?? size)
         contents.append(detail.content)
         contentCount = max(contentCount, Int(detail.content) + 1)
-        sources.append(detail.source)
+        urls.append(detail.url)
         outcomes.append(detail.outcome)
     }
 
@@ -162,7 +167,7 @@ public struct SimulationTrace: Sendable {
     }
 
     /// An invalidation of these memory and disk keys before the next request.
-    public mutating func appendInvalidation(memory: some Sequence<Slot>, disk: some Sequence<Slot>) {
+    public mutating func appendInvalidation(memory: some Sequence<TraceKey>, disk: some Sequence<TraceKey>) {
         let memoryStart = invalidatedMemoryKeys.count, diskStart = invalidatedDiskKeys.count
         invalidatedMemoryKeys.append(contentsOf: memory)
         invalidatedDiskKeys.append(contentsOf: disk)
@@ -179,7 +184,7 @@ public struct SimulationTrace: Sendable {
     }
 
     /// Takes whole columns at once (the binary reader).
-    mutating func load(fingerprints: [UInt64], keys: [Slot], costs: [Int], sizes: [Int], times: [UInt64]) {
+    mutating func load(fingerprints: [UInt64], keys: [TraceKey], costs: [Int], sizes: [Int], times: [UInt64]) {
         self.fingerprints = fingerprints
         self.keys = keys
         self.costs = costs
@@ -203,11 +208,11 @@ public struct SimulationTrace: Sendable {
 
 /// Interns string keys to dense ids with their stable fingerprints.
 public struct KeyInterner: Sendable {
-    private var ids: [ByteExactString: Slot] = [:]
+    private var ids: [ByteExactString: TraceKey] = [:]
 
     public init() {}
 
-    public mutating func id(for key: String, in trace: inout SimulationTrace) -> Slot {
+    public mutating func id(for key: String, in trace: inout SimulationTrace) -> TraceKey {
         if let id = ids[ByteExactString(key)] { return id }
         let id = trace.addKey(fingerprint: key.cacheFingerprint)
         ids[ByteExactString(key)] = id

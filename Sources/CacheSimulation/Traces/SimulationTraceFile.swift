@@ -104,7 +104,7 @@ public enum SimulationTraceFile {
         // Read at random, once per miss: see `inHugePages`.
         var fingerprints = [UInt64].inHugePages(count: keys, filledWith: 0)
         try fill(&fingerprints, descriptor, path)
-        var slots = [Slot](repeating: 0, count: requests)
+        var slots = [TraceKey](repeating: 0, count: requests)
         try fill(&slots, descriptor, path)
         var narrow = [UInt32](repeating: 0, count: requests)
         try fill(&narrow, descriptor, path)
@@ -115,7 +115,7 @@ public enum SimulationTraceFile {
         try fill(&times, descriptor, path)
         #if _endian(big)
         fingerprints = fingerprints.map { UInt64(littleEndian: $0) }
-        slots = slots.map { Slot(littleEndian: $0) }
+        slots = slots.map { TraceKey(littleEndian: $0) }
         times = times.map { UInt64(littleEndian: $0) }
         #endif
         guard slots.allSatisfy({ $0 >= 0 && Int($0) < keys }) else {

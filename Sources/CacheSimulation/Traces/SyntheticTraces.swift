@@ -39,13 +39,13 @@ public struct ZipfDistribution: Sendable {
         cumulative = probabilities.map { sum += $0; return sum }
     }
 
-    func sample(_ generator: inout SplitMix64) -> Slot {
+    func sample(_ generator: inout SplitMix64) -> TraceKey {
         let u = generator.nextUnitInterval()
         var low = 0, high = cumulative.count - 1
         while low < high {
             let middle = (low + high) / 2
             if cumulative[middle] < u { low = middle + 1 } else { high = middle }
         }
-        return Slot(low)
+        return TraceKey(low)
     }
 }
