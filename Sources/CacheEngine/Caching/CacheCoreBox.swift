@@ -22,7 +22,7 @@ protocol AnyCacheCore: AnyObject {
     // Hits without the lock: logged by a reader, applied or counted later by a writer.
     static var hitsCanWait: Bool { get }
     /// Whether the policy stamps the stripe's shadows where it clears a mark (`SlotShadows`).
-    var stampsShadows: Bool { get }
+    var usesShadows: Bool { get }
     static func contains(core: UnsafeMutableRawPointer, _ slot: Slot) -> Bool
     static func countHits(core: UnsafeMutableRawPointer, _ count: Int)
 }
@@ -75,7 +75,7 @@ extension PolicyCoreBox {
 
     static var hitsCanWait: Bool { Policy.hitsCanWait }
 
-    var stampsShadows: Bool { (core.policy as? any SingleQueuePolicy)?.queue.table.shadows != nil }
+    var usesShadows: Bool { (core.policy as? any SingleQueuePolicy)?.queue.table.shadows != nil }
 
     static func contains(core: UnsafeMutableRawPointer, _ slot: Slot) -> Bool {
         core.assumingMemoryBound(to: CacheCore<Policy>.self).pointee.contains(slot)
@@ -193,7 +193,7 @@ struct MakeCacheCoreBox: EvictionPolicyVisitor {
     func visit<Policy: EvictionPolicy>(_ policy: Policy) -> any AnyCacheCore {
         var policy = policy
         // A policy whose hits only set marks stamps the shadows wherever it clears one.
-        if Policy.hitsAreMarks, let shadows, var single = policy as? any SingleQueuePolicy {
+        if Policy.hitsAreIdempotent, let shadows, var single = policy as? any SingleQueuePolicy {
             single.queue.table.shadows = shadows
             policy = single as! Policy
         }

@@ -42,14 +42,19 @@ extension MemoryCache {
         @usableFromInline let shadows: UnsafeMutablePointer<SlotShadows>
         /// Whether the policy took the shadows (`MakeCacheCoreBox`): only then are they kept.
         @usableFromInline let usesShadows: Bool
+        /// What left during the operation under way, for the handler once the lock is released;
+        /// collected only when the cache has a handler, so an evicting insert allocates nothing.
+        @usableFromInline var departed: [Departure] = []
+        @usableFromInline let collectsDepartures: Bool
 
-        init(core: any AnyCacheCore, timeToLive: UInt64?, shadows: UnsafeMutablePointer<SlotShadows>) {
+        init(core: any AnyCacheCore, timeToLive: UInt64?, shadows: UnsafeMutablePointer<SlotShadows>, collectsDepartures: Bool) {
             self.core = core
             coreType = type(of: core)
             coreAddress = core.coreAddress
             self.timeToLive = timeToLive
             self.shadows = shadows
-            usesShadows = core.stampsShadows
+            usesShadows = core.usesShadows
+            self.collectsDepartures = collectsDepartures
         }
 
         // Inlinable, as `SlotEntries`' deinit (the optimiser's "resilient into fragile" crash).
@@ -123,19 +128,38 @@ extension MemoryCache {
             return slot
         }
 
-        /// Frees a slot and keeps what it held for the handler; without one, nothing is
-        /// collected, so an evicting insert allocates no array.
+        /// Frees a slot the core let go and keeps what it held for the handler.
         @inlinable
-        mutating func release(_ slot: Slot, _ reason: EvictionReason, into departed: inout [Departure], reporting: Bool) {
+        mutating func depart(_ slot: Slot, _ reason: EvictionReason) {
             let departure = release(slot, reason)
-            if reporting { departed.append(departure) }
+            if collectsDepartures { departed.append(departure) }
+        }
+
+        /// What left during the operation, handed over as the lock is about to be released.
+        @inlinable
+        mutating func takeDepartures() -> [Departure] {
+            defer { departed = [] }
+            return departed
+        }
+
+        /// Stores a new entry for `key` through the policy, which may evict to make room;
+        /// a refused entry leaves at once. Whether it was stored.
+        @inlinable
+        mutating func store(_ key: Key, _ value: Value, hash: Int, fingerprint: UInt64, cost: Int, missCost: Int, now: UInt64) -> Bool {
+            let slot = allocate(key, value, hash: hash, now: now)
+            let stored = coreType.insert(
+                core: coreAddress, NewEntry(slot: slot, cost: cost, fingerprint: fingerprint, missCost: missCost), now: now
+            ) { victim, reason in depart(victim, reason) }
+            if !stored { _ = release(slot, .capacity) }
+            return stored
         }
 
         /// Takes a slot the core no longer holds out of the index and hands back what it
         /// held; the entry itself stays for readers until it is reclaimed.
         @inlinable
         mutating func release(_ slot: Slot, _ reason: EvictionReason) -> Departure {
-            let entry = entries.retire(slot)
+            // The entry stays as it is for readers until `reclaim`.
+            let entry = entries[slot]
             index.remove(slot, hash: entry.hash)
             retiredSlots.append((slot, retireEpoch))
             return Departure(key: entry.key, value: entry.value, reason: reason)
@@ -144,7 +168,7 @@ extension MemoryCache {
 }
 
 /// Nanoseconds on the coarse monotonic clock: a few milliseconds' resolution is
-/// plenty for time-to-live and idle trims, and it reads in half the time.
+/// plenty for time-to-live and idle trims, and it is the cheaper clock to read.
 @inlinable
 func monotonicNanoseconds() -> UInt64 {
     var time = timespec()

@@ -41,14 +41,13 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
 
     public let configuration: Configuration
     // Internal but inlinable-visible: callers in other modules specialise the
-    // hot paths for their Key and Value (unspecialised generic code made a hit
-    // four times slower).
+    // hot paths for their Key and Value (BENCHMARKS.md, "Measurements behind the code's shape").
     @usableFromInline let stripes: LockedStripes<State>
     @usableFromInline let onEviction: EvictionHandler?
     /// Whether hits are read without the lock (`EvictionPolicy.hitsCanWait`).
-    @usableFromInline let hitsWithoutLock: Bool
+    @usableFromInline let hitsCanWait: Bool
     /// Whether a hit may skip its log when its slot's shadow says an equal one is logged
-    /// (`EvictionPolicy.hitsAreMarks`, `SlotShadows`).
+    /// (`EvictionPolicy.hitsAreIdempotent`, `SlotShadows`).
     @usableFromInline let hitsSkipLogs: Bool
 
     public init(_ configuration: Configuration, onEviction: EvictionHandler? = nil) {
@@ -61,10 +60,10 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             shadows.initialize(to: SlotShadows())
             let core = configuration.policy.withPolicy(
                 limits: limits, MakeCacheCoreBox(timeToLive: timeToLive, shadows: UnsafePointer(shadows)))
-            return State(core: core, timeToLive: timeToLive, shadows: shadows)
+            return State(core: core, timeToLive: timeToLive, shadows: shadows, collectsDepartures: onEviction != nil)
         }
-        hitsWithoutLock = stripes.withLock(0) { $0.coreType.hitsCanWait }
-        hitsSkipLogs = hitsWithoutLock && stripes.withLock(0) { $0.usesShadows }
+        hitsCanWait = stripes.withLock(0) { $0.coreType.hitsCanWait }
+        hitsSkipLogs = hitsCanWait && stripes.withLock(0) { $0.usesShadows }
     }
 
     @inlinable
@@ -99,19 +98,15 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         if whileLocked == nil, let value = valueWithoutLock(stripe: stripe, hash: hash, now: now, matching: matches) {
             return value
         }
-        let reports = onEviction != nil
         let (value, departed) = stripes.withLock(stripe) { state -> (Value?, [Departure]) in
             guard let slot = state.slot(hash: hash, matching: matches) else {
                 state.coreType.recordMiss(core: state.coreAddress)
                 whileLocked?(false)
                 return (nil, [])
             }
-            var departed: [Departure] = []
-            let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { slot, reason in
-                state.release(slot, reason, into: &departed, reporting: reports)
-            }
+            let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { state.depart($0, $1) }
             whileLocked?(hit)
-            return (hit ? state.value(in: slot) : nil, departed)
+            return (hit ? state.value(in: slot) : nil, state.takeDepartures())
         }
         report(departed)
         return value
@@ -123,7 +118,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     /// same request is decided and counted as ever.
     @inlinable @inline(__always)
     func valueWithoutLock(stripe: Int, hash: Int, now: UInt64, matching matches: @Sendable (Key) -> Bool) -> Value? {
-        guard hitsWithoutLock else { return nil }
+        guard hitsCanWait else { return nil }
         return stripes.read(stripe) { state, log, reader -> Value? in
             guard let slot = state.index.find(hash: hash, entering: reader.enter, matches: { matches(state.entries[$0].key) }) else {
                 return nil
@@ -160,7 +155,6 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let now = monotonicNanoseconds()
         let fingerprint = key.cacheFingerprint
         let hash = key.hashValue
-        let reports = onEviction != nil
         let (stored, departed) = stripes.withLock(stripe { fingerprint }) { state -> (Bool, [Departure]) in
             // A key already held leaves first, unreported (what the core does with a slot
             // inserted again); its entry stays for readers until none can be reading it.
@@ -168,17 +162,9 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
                 state.core.remove(held)
                 _ = state.release(held, .trimmed)
             }
-            let slot = state.allocate(key, value, hash: hash, now: now)
-            var departed: [Departure] = []
-            let stored = state.coreType.insert(
-                core: state.coreAddress,
-                NewEntry(slot: slot, cost: cost, fingerprint: fingerprint, missCost: missCost), now: now
-            ) { victim, reason in
-                state.release(victim, reason, into: &departed, reporting: reports)
-            }
-            if !stored { _ = state.release(slot, .capacity) }
+            let stored = state.store(key, value, hash: hash, fingerprint: fingerprint, cost: cost, missCost: missCost, now: now)
             whileLocked()
-            return (stored, departed)
+            return (stored, state.takeDepartures())
         }
         report(departed)
         return stored
@@ -196,27 +182,16 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let hash = key.hashValue
         let stripe = self.stripe { key.cacheFingerprint }
         if let value = valueWithoutLock(stripe: stripe, hash: hash, now: now, matching: { $0 == key }) { return value }
-        let reports = onEviction != nil
         let (value, departed) = stripes.withLock(stripe) { state -> (Value, [Departure]) in
-            var departed: [Departure] = []
             if let slot = state.slot(hash: hash, matching: { $0 == key }) {
-                let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { slot, reason in
-                    state.release(slot, reason, into: &departed, reporting: reports)
-                }
-                if hit { return (state.value(in: slot), departed) }
+                let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { state.depart($0, $1) }
+                if hit { return (state.value(in: slot), state.takeDepartures()) }
             } else {
                 state.coreType.recordMiss(core: state.coreAddress)
             }
             let made = make()
-            let slot = state.allocate(key, made.value, hash: hash, now: now)
-            let stored = state.coreType.insert(
-                core: state.coreAddress,
-                NewEntry(slot: slot, cost: made.cost, fingerprint: key.cacheFingerprint, missCost: missCost), now: now
-            ) { victim, reason in
-                state.release(victim, reason, into: &departed, reporting: reports)
-            }
-            if !stored { _ = state.release(slot, .capacity) }
-            return (made.value, departed)
+            _ = state.store(key, made.value, hash: hash, fingerprint: key.cacheFingerprint, cost: made.cost, missCost: missCost, now: now)
+            return (made.value, state.takeDepartures())
         }
         report(departed)
         return value
@@ -240,15 +215,11 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     /// Evicts in policy order until the total cost is at most `cost` (with stripes,
     /// each stripe down to its share of it).
     public func trim(toCost cost: Int) {
-        let reports = onEviction != nil
         for index in 0..<stripes.count {
             let target = configuration.stripes.share(of: max(cost, 0), stripe: index)
             let departed = stripes.withLock(index) { state in
-                var departed: [Departure] = []
-                state.core.trim(toCost: target) { slot, reason in
-                    state.release(slot, reason, into: &departed, reporting: reports)
-                }
-                return departed
+                state.core.trim(toCost: target) { state.depart($0, $1) }
+                return state.takeDepartures()
             }
             report(departed)
         }
@@ -293,14 +264,10 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
 extension MemoryCache: MemoryPressureResponder {
     public func respond(to reaction: MemoryPressureReaction) {
         let now = monotonicNanoseconds()
-        let reports = onEviction != nil
         for index in 0..<stripes.count {
             let departed = stripes.withLock(index) { state in
-                var departed: [Departure] = []
-                state.core.respond(to: reaction, now: now) { slot, reason in
-                    state.release(slot, reason, into: &departed, reporting: reports)
-                }
-                return departed
+                state.core.respond(to: reaction, now: now) { state.depart($0, $1) }
+                return state.takeDepartures()
             }
             report(departed)
         }

@@ -103,10 +103,6 @@ struct SlotEntries<Key, Value>: ~Copyable {
         return (slot, replaced)
     }
 
-    /// A copy of the entry leaving `slot`, which stays as it is for readers until `reclaim`.
-    @inlinable @inline(__always)
-    func retire(_ slot: Slot) -> Entry { self[slot] }
-
     /// Frees a retired slot no reader can still be reading.
     @inlinable @inline(__always)
     func reclaim(_ slot: Slot) {

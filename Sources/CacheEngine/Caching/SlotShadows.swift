@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A word per slot that lets a hit skip its log when a policy's hit only sets a mark
-/// (`EvictionPolicy.hitsAreMarks`: FIFO, CLOCK, SIEVE). A reader that logs a hit stores its
+/// (`EvictionPolicy.hitsAreIdempotent`: FIFO, CLOCK, SIEVE). A reader that logs a hit stores its
 /// time there (shifted left, so even); a writer stamps the word with a fresh odd number
 /// wherever the policy clears the slot's mark (the hand passing, a new entry). A later hit
 /// at the same time on the clock then finds its own effect already logged (the mark set or

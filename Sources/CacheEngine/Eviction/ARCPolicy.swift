@@ -22,8 +22,8 @@ public struct ARCPolicy: EvictionPolicy {
     private let capacity: Int
     private let measuresCost: Bool
     @usableFromInline var table = SlotTable()
-    @usableFromInline var recent = SlotList(id: 1)
-    @usableFromInline var frequent = SlotList(id: 2)
+    @usableFromInline var recent = ThreadedList(id: 1)
+    @usableFromInline var frequent = ThreadedList(id: 2)
     /// B1 and B2.
     private var ghosts = GhostLists()
     private var fingerprints = SlotFingerprints()
@@ -50,7 +50,7 @@ public struct ARCPolicy: EvictionPolicy {
     /// Whether the entry in `slot` is in T2 (for tests).
     func isFrequent(_ slot: Slot) -> Bool { table.queue(of: slot) == frequent.id }
 
-    @inline(__always) private func size(_ list: SlotList) -> Int { measuresCost ? list.cost : list.count }
+    @inline(__always) private func size(_ list: ThreadedList) -> Int { measuresCost ? list.cost : list.count }
     @inline(__always) private func size(ofCost cost: Int) -> Int { measuresCost ? cost : 1 }
 
     /// Hits only reorder or count: they never evict.
@@ -131,8 +131,8 @@ public struct ARCPolicy: EvictionPolicy {
 
     public mutating func removeAll() {
         table.removeAll()
-        recent = SlotList(id: 1)
-        frequent = SlotList(id: 2)
+        recent = ThreadedList(id: 1)
+        frequent = ThreadedList(id: 2)
         ghosts.removeAll()
         fingerprints.removeAll()
         target = 0

@@ -3,8 +3,8 @@
 /// evicts the first entry whose bit is clear. New entries start with a clear bit.
 public struct CLOCKPolicy: SingleQueuePolicy {
     public static let name = "CLOCK"
-    public static let marksHits = true
-    public static var hitsAreMarks: Bool { true }
+    public static let keepsReferenceBits = true
+    public static var hitsAreIdempotent: Bool { true }
     public let limits: CacheLimits
     public var queue = SlotQueue()
 

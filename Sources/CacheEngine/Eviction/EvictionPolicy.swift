@@ -143,18 +143,19 @@ public protocol EvictionPolicy {
     /// reorder or count). The live cache then takes no lock for a hit; a policy that
     /// does not say (the default, false) has every hit applied under the lock.
     static var hitsCanWait: Bool { get }
-    /// Whether a hit only sets a per-slot mark that the policy clears itself (FIFO, whose
-    /// hits change nothing, CLOCK and SIEVE): a policy keeping its entries in a `SlotQueue`
-    /// that says so lets the live cache skip logging a hit whose effect is already logged
-    /// (`SlotShadows`). False by default.
-    static var hitsAreMarks: Bool { get }
+    /// Whether a second hit on an entry changes nothing until the policy next clears it: FIFO,
+    /// whose hits change nothing, and CLOCK and SIEVE, whose hits set a reference bit the
+    /// policy clears itself. A policy keeping its entries in a `SlotQueue` that says so lets
+    /// the live cache skip logging a hit whose effect is already logged (`SlotShadows`).
+    /// False by default.
+    static var hitsAreIdempotent: Bool { get }
 }
 
 extension EvictionPolicy {
     public func prefetch(_ slot: Slot) {}
     public mutating func prefetch(absent fingerprint: UInt64) {}
     public static var hitsCanWait: Bool { false }
-    public static var hitsAreMarks: Bool { false }
+    public static var hitsAreIdempotent: Bool { false }
 
     /// Evicts in policy order (`evictNext`) until an entry of `cost` fits both limits:
     /// what most policies' `insert` does first.

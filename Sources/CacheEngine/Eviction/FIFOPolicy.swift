@@ -1,8 +1,8 @@
 /// First in, first out: hits change nothing; evict the oldest insertion.
 public struct FIFOPolicy: SingleQueuePolicy {
     public static let name = "FIFO"
-    public static let marksHits = false
-    public static var hitsAreMarks: Bool { true }
+    public static let keepsReferenceBits = false
+    public static var hitsAreIdempotent: Bool { true }
     public let limits: CacheLimits
     public var queue = SlotQueue()
 

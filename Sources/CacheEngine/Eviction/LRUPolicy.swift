@@ -1,7 +1,7 @@
 /// Least recently used: a hit moves the entry to the back; evict from the front.
 public struct LRUPolicy: SingleQueuePolicy {
     public static let name = "LRU"
-    public static let marksHits = false
+    public static let keepsReferenceBits = false
     public let limits: CacheLimits
     public var queue = SlotQueue()
 

@@ -30,9 +30,9 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
     private let decayPeriod: Int
     private var mainHits = 0
     @usableFromInline var table = SlotTable()
-    @usableFromInline var window = SlotList(id: 1)
-    @usableFromInline var probation = SlotList(id: 2)
-    @usableFromInline var protected = SlotList(id: 3)
+    @usableFromInline var window = ThreadedList(id: 1)
+    @usableFromInline var probation = ThreadedList(id: 2)
+    @usableFromInline var protected = ThreadedList(id: 3)
     private var frequencies: CountingBloomFilter
     private var fingerprints = SlotFingerprints()
 
@@ -175,9 +175,9 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
 
     public mutating func removeAll() {
         table.removeAll()
-        window = SlotList(id: 1)
-        probation = SlotList(id: 2)
-        protected = SlotList(id: 3)
+        window = ThreadedList(id: 1)
+        probation = ThreadedList(id: 2)
+        protected = ThreadedList(id: 3)
         frequencies.removeAll()
         fingerprints.removeAll()
         mainHits = 0

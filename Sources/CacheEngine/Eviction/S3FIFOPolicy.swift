@@ -29,8 +29,8 @@ public struct S3FIFOPolicy: EvictionPolicy {
     /// Whether anything has been evicted since the cache was empty.
     private var hasEvicted = false
     @usableFromInline var table = SlotTable()
-    @usableFromInline var small = SlotList(id: 1)
-    @usableFromInline var main = SlotList(id: 2)
+    @usableFromInline var small = ThreadedList(id: 1)
+    @usableFromInline var main = ThreadedList(id: 2)
     private var ghosts = GhostQueue()
     private var fingerprints = SlotFingerprints()
 
@@ -134,8 +134,8 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     public mutating func removeAll() {
         table.removeAll()
-        small = SlotList(id: 1)
-        main = SlotList(id: 2)
+        small = ThreadedList(id: 1)
+        main = ThreadedList(id: 2)
         ghosts.removeAll()
         fingerprints.removeAll()
         hasEvicted = false

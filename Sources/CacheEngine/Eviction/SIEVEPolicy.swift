@@ -5,8 +5,8 @@
 /// the end. Unlike CLOCK, survivors keep their place in the queue.
 public struct SIEVEPolicy: SingleQueuePolicy {
     public static let name = "SIEVE"
-    public static let marksHits = true
-    public static var hitsAreMarks: Bool { true }
+    public static let keepsReferenceBits = true
+    public static var hitsAreIdempotent: Bool { true }
     public let limits: CacheLimits
     public var queue = SlotQueue()
     /// The next entry the hand examines; `none` means start from the oldest.

@@ -2,7 +2,7 @@
 /// entry with a reference bit. Opaque outside this module: only those policies read or change it.
 public struct SlotQueue {
     @usableFromInline var table = SlotTable()
-    @usableFromInline var list = SlotList(id: 1)
+    @usableFromInline var list = ThreadedList(id: 1)
 
     @inlinable init() {}
 
@@ -25,7 +25,7 @@ public struct SlotQueue {
     @usableFromInline
     mutating func removeAll() {
         table.removeAll()
-        list = SlotList(id: 1)
+        list = ThreadedList(id: 1)
     }
 
     /// Every entry, oldest first.
@@ -47,7 +47,7 @@ public struct SlotQueue {
 public protocol SingleQueuePolicy: EvictionPolicy {
     var queue: SlotQueue { get set }
     /// Whether hits set the entry's reference bit (CLOCK, SIEVE): a new entry starts with it clear.
-    static var marksHits: Bool { get }
+    static var keepsReferenceBits: Bool { get }
 }
 
 // Inlinable: a policy's calls from another module (the simulator's loop) would otherwise run
@@ -57,14 +57,14 @@ extension SingleQueuePolicy {
     @inlinable public var count: Int { queue.list.count }
 
     @inlinable public func contains(_ slot: Slot) -> Bool { queue.table.queue(of: slot) != 0 }
-    @inlinable public func prefetch(_ slot: Slot) { queue.table.prefetch(slot, counter: Self.marksHits) }
+    @inlinable public func prefetch(_ slot: Slot) { queue.table.prefetch(slot, counter: Self.keepsReferenceBits) }
     @inlinable public static var hitsCanWait: Bool { true }
 
     @inlinable
     public mutating func insert(_ entry: NewEntry, evict: (Slot) -> Void) -> Bool {
         queue.table.reserve(entry.slot)
         makeRoom(for: entry.cost, evict: evict)
-        if Self.marksHits { queue.table.counter[Int(entry.slot)] = 0 }
+        if Self.keepsReferenceBits { queue.table.counter[Int(entry.slot)] = 0 }
         queue.append(entry.slot, cost: entry.cost)
         return true
     }

@@ -84,7 +84,7 @@ struct SlotTable {
 
     /// Appends `slot` at the back (newest end) of `list`.
     @inlinable @inline(__always)
-    mutating func append(_ slot: Slot, cost entryCost: Int, to list: inout SlotList) {
+    mutating func append(_ slot: Slot, cost entryCost: Int, to list: inout ThreadedList) {
         entries[Int(slot)] = Entry(previous: list.back, next: Self.none, cost: entryCost, queue: list.id)
         if list.back != Self.none { entries[Int(list.back)].next = slot } else { list.front = slot }
         list.back = slot
@@ -94,7 +94,7 @@ struct SlotTable {
 
     /// Unlinks `slot` from `list` (which must hold it) and marks it not resident.
     @inlinable @inline(__always)
-    mutating func unlink(_ slot: Slot, from list: inout SlotList) {
+    mutating func unlink(_ slot: Slot, from list: inout ThreadedList) {
         let entry = entries[Int(slot)]
         if entry.previous != Self.none { entries[Int(entry.previous)].next = entry.next } else { list.front = entry.next }
         if entry.next != Self.none { entries[Int(entry.next)].previous = entry.previous } else { list.back = entry.previous }
@@ -105,7 +105,7 @@ struct SlotTable {
 
     /// Moves `slot` from wherever it is in `from` to the back of `to`.
     @inline(__always)
-    mutating func move(_ slot: Slot, from: inout SlotList, to: inout SlotList) {
+    mutating func move(_ slot: Slot, from: inout ThreadedList, to: inout ThreadedList) {
         let entryCost = entries[Int(slot)].cost
         unlink(slot, from: &from)
         append(slot, cost: entryCost, to: &to)
@@ -113,7 +113,7 @@ struct SlotTable {
 
     /// Moves `slot` to the back of the list that holds it.
     @inlinable @inline(__always)
-    mutating func moveToBack(_ slot: Slot, in list: inout SlotList) {
+    mutating func moveToBack(_ slot: Slot, in list: inout ThreadedList) {
         guard list.back != slot else { return }
         let entryCost = entries[Int(slot)].cost
         unlink(slot, from: &list)
@@ -122,7 +122,7 @@ struct SlotTable {
 
     /// Unlinks and returns the oldest slot of `list`; nil when it is empty.
     @inlinable @inline(__always)
-    mutating func popFront(_ list: inout SlotList) -> Slot? {
+    mutating func popFront(_ list: inout ThreadedList) -> Slot? {
         let front = list.front
         guard front != Self.none else { return nil }
         unlink(front, from: &list)
@@ -131,13 +131,13 @@ struct SlotTable {
 
     /// Unlinks `slot` from whichever of two lists holds it.
     @inline(__always)
-    mutating func unlink(_ slot: Slot, fromWhicheverOf first: inout SlotList, _ second: inout SlotList) {
+    mutating func unlink(_ slot: Slot, fromWhicheverOf first: inout ThreadedList, _ second: inout ThreadedList) {
         if queue(of: slot) == first.id { unlink(slot, from: &first) } else { unlink(slot, from: &second) }
     }
 
     /// Unlinks `slot` from whichever of three lists holds it.
     @inline(__always)
-    mutating func unlink(_ slot: Slot, fromWhicheverOf first: inout SlotList, _ second: inout SlotList, _ third: inout SlotList) {
+    mutating func unlink(_ slot: Slot, fromWhicheverOf first: inout ThreadedList, _ second: inout ThreadedList, _ third: inout ThreadedList) {
         if queue(of: slot) == first.id { unlink(slot, from: &first) } else { unlink(slot, fromWhicheverOf: &second, &third) }
     }
 
@@ -176,7 +176,7 @@ struct SlotFingerprints {
 
 /// One queue threaded through a `SlotTable`: front is oldest, back is newest.
 @usableFromInline
-struct SlotList {
+struct ThreadedList {
     @usableFromInline let id: UInt8
     @usableFromInline var front: Slot = SlotTable.none
     @usableFromInline var back: Slot = SlotTable.none

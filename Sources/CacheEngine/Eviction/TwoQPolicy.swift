@@ -16,8 +16,8 @@ public struct TwoQPolicy: EvictionPolicy {
     private let mainShare: QueueShare
     private let ghostShare: QueueShare
     @usableFromInline var table = SlotTable()
-    @usableFromInline var incoming = SlotList(id: 1)
-    @usableFromInline var main = SlotList(id: 2)
+    @usableFromInline var incoming = ThreadedList(id: 1)
+    @usableFromInline var main = ThreadedList(id: 2)
     private var ghosts = GhostQueue()
     private var fingerprints = SlotFingerprints()
 
@@ -81,8 +81,8 @@ public struct TwoQPolicy: EvictionPolicy {
 
     public mutating func removeAll() {
         table.removeAll()
-        incoming = SlotList(id: 1)
-        main = SlotList(id: 2)
+        incoming = ThreadedList(id: 1)
+        main = ThreadedList(id: 2)
         ghosts.removeAll()
         fingerprints.removeAll()
     }

@@ -24,9 +24,9 @@ public struct WTinyLFUPolicy: EvictionPolicy {
     public static let name = "W-TinyLFU"
     public let limits: CacheLimits
     @usableFromInline var table = SlotTable()
-    @usableFromInline var window = SlotList(id: 1)
-    @usableFromInline var probation = SlotList(id: 2)
-    @usableFromInline var protected = SlotList(id: 3)
+    @usableFromInline var window = ThreadedList(id: 1)
+    @usableFromInline var probation = ThreadedList(id: 2)
+    @usableFromInline var protected = ThreadedList(id: 3)
     private var sketch = FrequencySketch()
     private var fingerprints = SlotFingerprints()
     /// Decides the one-in-128 admissions; seeded, so a run is reproducible.
@@ -166,9 +166,9 @@ public struct WTinyLFUPolicy: EvictionPolicy {
 
     public mutating func removeAll() {
         table.removeAll()
-        window = SlotList(id: 1)
-        probation = SlotList(id: 2)
-        protected = SlotList(id: 3)
+        window = ThreadedList(id: 1)
+        probation = ThreadedList(id: 2)
+        protected = ThreadedList(id: 3)
         sketch = FrequencySketch()
         fingerprints.removeAll()
     }

@@ -1,11 +1,4 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A stripe's value as `LockedStripes` needs it: what its writer does with the hits
 /// readers logged, and with what it retired while readers might still be reading it.
@@ -32,9 +25,8 @@ protocol ConcurrentlyReadable: ~Copyable {
 /// announces the stripe's epoch in a record of its own thread's; a writer frees what it
 /// retired at once when no reader is inside, and otherwise advances the epoch and frees it
 /// only once every reader inside announced a later one). A reader thus writes only its own
-/// record, so threads that mostly hit share no line they write (one lock taken for every
-/// hit moved its line between the cores each time: two threads on one cache did a fifth of
-/// one thread's work).
+/// record, so threads that mostly hit share no line they write (a lock taken for every hit
+/// moves its line between the cores each time; BENCHMARKS.md, "Measurements behind the code's shape").
 ///
 /// What a hit changes in the policy the reader logs in its record (a ring: the reader
 /// appends, writers take); each writer applies every log, in order, before anything else.
@@ -119,36 +111,13 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
     ) throws(E) -> Result {
         precondition(index >= 0 && index < count, "stripe \(index) of \(count)")
         let stripe = self.stripe(index), lock = self.lock(index)
-        take(lock)
+        SpinLock.take(lock)
         defer {
             if stripe.pointee.value.hasRetired { reclaim(index, stripe) }
-            lock.pointee.store(false, ordering: .releasing)
+            SpinLock.release(lock)
         }
         applyLoggedHits(index, to: &stripe.pointee.value)
         return try body(&stripe.pointee.value)
-    }
-
-    /// Takes a stripe's lock, spinning while another writer holds it: a writer holds it for
-    /// a fraction of a microsecond, and a lock that parked its waiters in the kernel (the
-    /// standard library's `Mutex`, a priority-inheritance futex) made two threads missing
-    /// on one cache slower than one.
-    @inlinable @inline(__always)
-    func take(_ lock: UnsafeMutablePointer<Atomic<Bool>>) {
-        if lock.pointee.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
-        Self.takeContended(lock)
-    }
-
-    @usableFromInline
-    static func takeContended(_ lock: UnsafeMutablePointer<Atomic<Bool>>) {
-        var spins = 0
-        while true {
-            while lock.pointee.load(ordering: .relaxed) {
-                spins &+= 1
-                // Past a few microseconds the holder is likely descheduled: let it run.
-                if spins > 1_000 { sched_yield() }
-            }
-            if lock.pointee.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
-        }
     }
 
     /// Frees what no reader can still be reading. A full fence orders the writer's changes
@@ -239,82 +208,5 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
             }
             log.start.pointee.store(end, ordering: .releasing)
         }
-    }
-}
-
-/// One thread's record in one stripe: the epoch it announced while reading, and a ring of
-/// the hits it logged (slot, storing generation, time) that it appends to and writers take
-/// from. Raw memory: a line the reader writes (its announcement, the ring's end, where it
-/// last saw the ring's room end, so it reads the writers' line only once per lap, and the
-/// hits it did not need to log), a line the writers write (the ring's start, how many of those
-/// hits they counted), then the ring.
-@usableFromInline
-struct HitLog {
-    @inlinable static var capacity: Int { 64 }
-    @inlinable static var stride: Int { 128 + capacity * 20 }
-    @inlinable static var slotsOffset: Int { 128 }
-    @inlinable static var generationsOffset: Int { 128 + capacity * 4 }
-    @inlinable static var timesOffset: Int { 128 + capacity * 12 }
-
-    @usableFromInline let base: UnsafeMutableRawPointer
-
-    @inlinable init(_ base: UnsafeMutableRawPointer) { self.base = base }
-
-    static func initialize(at base: UnsafeMutableRawPointer) {
-        base.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
-        (base + 8).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
-        (base + 16).storeBytes(of: 0, as: Int.self)
-        (base + 24).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
-        (base + 64).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
-        (base + 72).storeBytes(of: 0, as: Int.self)
-    }
-
-    /// The epoch announced, shifted left, with the low bit set while the thread reads; 0 when not.
-    @inlinable var announced: UnsafeMutablePointer<Atomic<UInt64>> { base.assumingMemoryBound(to: Atomic<UInt64>.self) }
-    /// One past the last hit logged (the reader's).
-    @inlinable var end: UnsafeMutablePointer<Atomic<Int>> { (base + 8).assumingMemoryBound(to: Atomic<Int>.self) }
-    /// The first hit not applied yet (the writers').
-    @inlinable var start: UnsafeMutablePointer<Atomic<Int>> { (base + 64).assumingMemoryBound(to: Atomic<Int>.self) }
-    /// Hits the reader did not log, their effect logged already (`SlotShadows`): the reader's.
-    @inlinable var skipped: UnsafeMutablePointer<Atomic<Int>> { (base + 24).assumingMemoryBound(to: Atomic<Int>.self) }
-    /// How many of those writers have counted (the writers').
-    @inlinable var skippedCounted: Int {
-        get { base.load(fromByteOffset: 72, as: Int.self) }
-        nonmutating set { base.storeBytes(of: newValue, toByteOffset: 72, as: Int.self) }
-    }
-
-    /// Counts a hit that needs no log.
-    @inlinable @inline(__always)
-    func countSkippedHit() {
-        skipped.pointee.store(skipped.pointee.load(ordering: .relaxed) &+ 1, ordering: .releasing)
-    }
-
-    @inlinable func slot(at position: Int) -> Slot {
-        base.load(fromByteOffset: Self.slotsOffset &+ (position & (Self.capacity &- 1)) &* 4, as: Slot.self)
-    }
-
-    @inlinable func generation(at position: Int) -> UInt64 {
-        base.load(fromByteOffset: Self.generationsOffset &+ (position & (Self.capacity &- 1)) &* 8, as: UInt64.self)
-    }
-
-    @inlinable func time(at position: Int) -> UInt64 {
-        base.load(fromByteOffset: Self.timesOffset &+ (position & (Self.capacity &- 1)) &* 8, as: UInt64.self)
-    }
-
-    /// Logs a hit; false when the ring is full (the caller then takes the lock, which empties it).
-    @inlinable @inline(__always)
-    func log(_ slot: Slot, generation: UInt64, at time: UInt64) -> Bool {
-        let position = end.pointee.load(ordering: .relaxed)
-        if position >= base.load(fromByteOffset: 16, as: Int.self) {
-            let room = start.pointee.load(ordering: .acquiring) &+ Self.capacity
-            guard position < room else { return false }
-            base.storeBytes(of: room, toByteOffset: 16, as: Int.self)
-        }
-        let offset = position & (Self.capacity &- 1)
-        base.storeBytes(of: slot, toByteOffset: Self.slotsOffset &+ offset &* 4, as: Slot.self)
-        base.storeBytes(of: generation, toByteOffset: Self.generationsOffset &+ offset &* 8, as: UInt64.self)
-        base.storeBytes(of: time, toByteOffset: Self.timesOffset &+ offset &* 8, as: UInt64.self)
-        end.pointee.store(position &+ 1, ordering: .releasing)
-        return true
     }
 }
