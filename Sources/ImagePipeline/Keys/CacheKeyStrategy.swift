@@ -49,6 +49,18 @@ public struct CacheKeyStrategy: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The three keys a memory miss uses, from one reading of the URL: the original's (the URL
+    /// under this strategy, without processing: disk originals and downloads), the memory
+    /// thumbnail's (with `processing` when this strategy includes it) and the disk thumbnail's
+    /// (always with the box and `diskFormat`).
+    public func keys(for url: String, processing: ProcessingOptions, diskFormat: ImageFormat)
+        -> (original: String, memory: String, diskThumbnail: String) {
+        let original = withoutProcessing.key(for: url)
+        // A space never appears in a URL-derived key: the suffix is the one `write` appends.
+        let memory = includesProcessing ? original + " " + processing.description : original
+        return (original, memory, original + " " + ProcessingOptions(processing.request, format: diskFormat).description)
+    }
+
     /// The key's UTF-8 bytes, written into a temporary buffer (on the stack for the
     /// URLs apps load) and handed to `body`: a memory hit needs no key string.
     public func withKeyBytes<Result>(for url: String, processing: ProcessingOptions? = nil,

@@ -120,19 +120,17 @@ public final class ImagePipeline: Sendable {
             counters.count(.memoryHit)
             return ImageResponse(image: image, source: .memory, timings: .init())
         }
-        return try await load(request)
+        return try await load(request, decisions)
     }
 
     /// After a memory miss: a flight shared with every request for the same thumbnail. Apart
     /// from `image(for:)`, so that a hit's async frame holds only what a hit needs.
     @concurrent
-    private func load(_ request: ImageRequest) async throws -> ImageResponse {
+    private func load(_ request: ImageRequest, _ decisions: RequestDecisions) async throws -> ImageResponse {
         let start = ContinuousClock.now
-        let memoryKey = configuration.keyStrategy.key(for: request.url, processing: request.processing)
-        let keys = Keys(request, memory: memoryKey, strategy: configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
+        let keys = Keys(request, strategy: configuration.keyStrategy, format: configuration.thumbnailDiskFormat)
         counters.count(.memoryMiss)
         let generation = ledger.withLock { $0.generation(of: keys.original) }
-        let decisions = RequestDecisions(configuration.decisionRecorder, request.id)
         do {
             let (produced, role) = try await flights.value(
                 for: keys.memory, priority: request.priority.taskPriority,
@@ -343,11 +341,8 @@ extension ImagePipeline {
         /// With the box and the disk format: re-encoded thumbnails on disk.
         let diskThumbnail: String
 
-        init(_ request: ImageRequest, memory: String, strategy: CacheKeyStrategy, format: EncodedFormat) {
-            original = strategy.withoutProcessing.key(for: request.url)
-            self.memory = memory
-            diskThumbnail = strategy.withProcessing.key(
-                for: request.url, processing: ProcessingOptions(request.processing.request, format: format.imageFormat))
+        init(_ request: ImageRequest, strategy: CacheKeyStrategy, format: EncodedFormat) {
+            (original, memory, diskThumbnail) = strategy.keys(for: request.url, processing: request.processing, diskFormat: format.imageFormat)
         }
     }
 

@@ -6,7 +6,7 @@ public struct ImageRequest: Sendable, Hashable {
     public var url: String
     /// Where to download from, when not `url` (live replay maps URLs onto the loopback origin).
     public var fetchURL: String?
-    /// The box to fit and the disk format for thumbnails.
+    /// The box to fit; the key of a thumbnail on disk adds the configuration's disk format.
     public var processing: ProcessingOptions
     public var priority: Priority
     /// The caller's number for this request, reported with each decision the pipeline takes

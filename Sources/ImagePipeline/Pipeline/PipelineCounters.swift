@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The pipeline's outcome counts, one atomic each: a memory hit adds to one counter and
-/// takes no lock (the shared lock it took was a tenth of a hit). Read while requests run,
+/// takes no lock (BENCHMARKS.md, "Measurements behind the code's shape"). Read while requests run,
 /// the counts are each current but not a snapshot taken at one instant.
 final class PipelineCounters: Sendable {
     enum Outcome {
