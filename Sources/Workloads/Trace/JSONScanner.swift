@@ -81,55 +81,6 @@ struct JSONScanner {
         guard index == bytes.count else { throw invalid("unexpected text after the object") }
     }
 
-    // MARK: Values from spans
-
-    /// A whole number: written as an integer, or as a decimal or exponent form that is
-    /// whole and exactly representable (as `JSONDecoder` also accepts).
-    func integer(in span: Range<Int>, at path: String) throws(JSONLineError) -> Int {
-        try wholeNumber(in: span, at: path, limit: UInt64(Int.max), negativeLimit: UInt64(Int.max) + 1) { negative, magnitude in
-            negative ? Int(truncatingIfNeeded: 0 &- magnitude) : Int(magnitude)
-        }
-    }
-
-    func unsigned(in span: Range<Int>, at path: String) throws(JSONLineError) -> UInt64 {
-        try wholeNumber(in: span, at: path, limit: .max, negativeLimit: 0) { _, magnitude in magnitude }
-    }
-
-    func double(in span: Range<Int>, at path: String) throws(JSONLineError) -> Double {
-        try requireNumber(span, at: path)
-        if let small = DecimalDigits.value(bytes, span), small <= 1 << 53 { return Double(small) }
-        guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)), value.isFinite else {
-            throw JSONLineError(reason: "wrong type for \"\(path)\": the number is too large")
-        }
-        return value
-    }
-
-    func bool(in span: Range<Int>, at path: String) throws(JSONLineError) -> Bool {
-        switch bytes[span.lowerBound] {
-        case UInt8(ascii: "t"): true
-        case UInt8(ascii: "f"): false
-        default: throw wrongType(at: path, expected: "true or false", span)
-        }
-    }
-
-    func string(in span: Range<Int>, at path: String) throws(JSONLineError) -> String {
-        guard bytes[span.lowerBound] == UInt8(ascii: "\"") else { throw wrongType(at: path, expected: "a string", span) }
-        let inner = span.lowerBound + 1..<span.upperBound - 1
-        if memchr(bytes.baseAddress! + inner.lowerBound, Int32(UInt8(ascii: "\\")), inner.count) == nil {
-            return try Self.text(UnsafeBufferPointer(rebasing: bytes[inner]), at: path)
-        }
-        return try Self.unescape(bytes, inner, at: path)
-    }
-
-    /// Whether a string value's bytes are exactly `literal` (no String is built).
-    func string(in span: Range<Int>, equals literal: StaticString) -> Bool {
-        let count = span.count - 2
-        guard count == literal.utf8CodeUnitCount, bytes[span.lowerBound] == UInt8(ascii: "\"") else { return false }
-        return memcmp(bytes.baseAddress! + span.lowerBound + 1, literal.utf8Start, count) == 0
-    }
-
-    func isNull(_ span: Range<Int>) -> Bool { bytes[span.lowerBound] == UInt8(ascii: "n") }
-
     // MARK: Scanning
 
     @inline(__always)
@@ -287,7 +238,7 @@ struct JSONScanner {
         JSONLineError(reason: "not valid JSON: \(what) at column \(index + 1)")
     }
 
-    private func wrongType(at path: String, expected: String, _ span: Range<Int>) -> JSONLineError {
+    func wrongType(at path: String, expected: String, _ span: Range<Int>) -> JSONLineError {
         let found = switch bytes[span.lowerBound] {
         case UInt8(ascii: "\""): "a string"
         case UInt8(ascii: "{"): "an object"
@@ -299,12 +250,12 @@ struct JSONScanner {
         return JSONLineError(reason: "wrong type for \"\(path)\": expected \(expected), found \(found)")
     }
 
-    private func requireNumber(_ span: Range<Int>, at path: String, _ expected: String = "a number") throws(JSONLineError) {
+    func requireNumber(_ span: Range<Int>, at path: String, _ expected: String = "a number") throws(JSONLineError) {
         let first = bytes[span.lowerBound]
         guard first == UInt8(ascii: "-") || Self.isDigit(first) else { throw wrongType(at: path, expected: expected, span) }
     }
 
-    private func wholeNumber<T>(in span: Range<Int>, at path: String, limit: UInt64, negativeLimit: UInt64,
+    func wholeNumber<T>(in span: Range<Int>, at path: String, limit: UInt64, negativeLimit: UInt64,
                                 _ make: (Bool, UInt64) -> T) throws(JSONLineError) -> T {
         try requireNumber(span, at: path, "a whole number")
         let negative = bytes[span.lowerBound] == UInt8(ascii: "-")
@@ -325,9 +276,9 @@ struct JSONScanner {
     }
 
     @inline(__always)
-    private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
+    static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
         case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
@@ -338,57 +289,6 @@ struct JSONScanner {
 
     /// The text of a string's inside (already checked by `stringSpan`) with its escapes
     /// resolved; a lone UTF-16 surrogate is refused.
-    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ inner: Range<Int>, at path: String) throws(JSONLineError) -> String {
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(inner.count)
-        var index = inner.lowerBound
-        func hex4(at start: Int) -> UInt32 {
-            (start..<start + 4).reduce(0) { $0 << 4 | hexValue(bytes[$1])! }
-        }
-        while index < inner.upperBound {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "\\") else {
-                utf8.append(byte)
-                index += 1
-                continue
-            }
-            let escape = bytes[index + 1]
-            index += 2
-            switch escape {
-            case UInt8(ascii: "b"): utf8.append(0x08)
-            case UInt8(ascii: "f"): utf8.append(0x0C)
-            case UInt8(ascii: "n"): utf8.append(0x0A)
-            case UInt8(ascii: "r"): utf8.append(0x0D)
-            case UInt8(ascii: "t"): utf8.append(0x09)
-            case UInt8(ascii: "u"):
-                var code = hex4(at: index)
-                index += 4
-                if (0xD800..<0xDC00).contains(code) {
-                    guard index + 6 <= inner.upperBound, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                          case let low = hex4(at: index + 2), (0xDC00..<0xE000).contains(low) else {
-                        throw JSONLineError(reason: "not valid JSON: a lone UTF-16 surrogate in a string")
-                    }
-                    code = 0x10000 + (code - 0xD800) << 10 + (low - 0xDC00)
-                    index += 6
-                } else if (0xDC00..<0xE000).contains(code) {
-                    throw JSONLineError(reason: "not valid JSON: a lone UTF-16 surrogate in a string")
-                }
-                utf8.append(contentsOf: String(Character(Unicode.Scalar(code)!)).utf8)
-            default: utf8.append(escape)  // \" \\ \/
-            }
-        }
-        return try utf8.withUnsafeBufferPointer { bytes throws(JSONLineError) in try text(bytes, at: path) }
-    }
-
-    /// A string's bytes as text, refused when they are not UTF-8 (JSON's encoding): replacing
-    /// them would make different URLs one key.
-    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, at path: String) throws(JSONLineError) -> String {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw JSONLineError(reason: "\(path) holds bytes that are not UTF-8 (JSON text is UTF-8; a URL's other bytes are written %-escaped)")
-        }
-        return text
-    }
-
     /// Which of `names` a key is; keys with escapes (rare) are compared as text.
     private func field(named key: Range<Int>, escaped: Bool, in names: FieldNames, tryingFirst first: Int) throws(JSONLineError) -> Int? {
         let inner = key.lowerBound + 1..<key.upperBound - 1
