@@ -120,7 +120,7 @@ let package = Package(
             dependencies: ["CVips", "ImagePipeline", "CacheSimulation", "ImageSynthesis", "PipelineTesting"], swiftSettings: strict),
         .testTarget(
             name: "CacheSimulationTests",
-            dependencies: ["CacheEngine", "ImagePipeline", "Workloads", "CacheSimulation"], swiftSettings: strict),
+            dependencies: ["CacheEngine", "ImagePipeline", "Workloads", "CacheSimulation", "PipelineTesting"], swiftSettings: strict),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads"], swiftSettings: strict),
         .testTarget(
             name: "LoadingTests",

@@ -1,17 +1,15 @@
 import Foundation
 @testable import ImagePipeline
 import ImageSynthesis
+import PipelineTesting
 import Testing
 
-/// Waits for `condition`, up to 30 s: long enough for a saturated CI machine (5 s was
-/// not, once, with a fuzzer on the other core), and a bound: a condition that never
-/// comes true fails the test at the caller's line instead of hanging it.
+/// Waits for `condition` (`eventually`), failing the test at the caller's line when it never
+/// comes true.
 func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
-    for _ in 0..<3_000 {
-        if condition() { return }
-        try? await Task.sleep(for: .milliseconds(10))
+    if await !eventually(condition) {
+        Issue.record("looked 3,000 times for a condition that never came true", sourceLocation: sourceLocation)
     }
-    Issue.record("waited 30 s for a condition that never came true", sourceLocation: sourceLocation)
 }
 
 /// Deterministic test images.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPImageLoading
 import ImagePipeline
 import OriginServer
+import PipelineTesting
 import ImageSynthesis
 import Testing
 
@@ -101,7 +102,8 @@ struct OriginServerTests {
         let fetcher = HTTPImageFetcher(.init(connectionsPerHost: 1, connectTimeout: .milliseconds(300)))
         let slow = origin.url(for: ImageDescriptor(contentID: 9, width: 1200, height: 900, format: .png), fault: .slowDrip)
         let holding = Task { try await fetcher.fetch(slow) }
-        try await Task.sleep(for: .milliseconds(100))
+        // The slow response holds the one connection once the origin has the request.
+        #expect(await eventually { origin.statistics.requests == 1 })
         await #expect(throws: FetchError.noConnectionAvailable) {
             try await fetcher.fetch(origin.url(for: ImageDescriptor(contentID: 10, width: 64, height: 64, format: .jpeg)))
         }

@@ -3,6 +3,7 @@ import HTTPImageLoading
 import ImagePipeline
 import Logging
 import OriginServer
+import PipelineTesting
 import Testing
 
 /// A pipeline over a fresh loopback origin, with a disk tier in its own directory.
@@ -130,7 +131,8 @@ struct PipelineOverHTTPTests {
         let harness = try await Harness.make()
         let slow = harness.request(5, 1600, 1200, fault: .slowDrip)
         let waiters = (0..<3).map { _ in Task { try await harness.pipeline.image(for: slow) } }
-        try await Task.sleep(for: .milliseconds(300))
+        // The one download the three share is under way before the first waiter leaves.
+        #expect(await eventually { harness.origin.statistics.requests == 1 })
         waiters[0].cancel()
         await #expect(throws: CancellationError.self) { try await waiters[0].value }
         try await Task.sleep(for: .milliseconds(100))
@@ -138,8 +140,7 @@ struct PipelineOverHTTPTests {
         waiters[1].cancel()
         waiters[2].cancel()
         for waiter in waiters.dropFirst() { await #expect(throws: CancellationError.self) { try await waiter.value } }
-        for _ in 0..<100 where harness.origin.statistics.abortedByClient == 0 { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(harness.origin.statistics.abortedByClient == 1)  // the server saw the connection close
+        #expect(await eventually { harness.origin.statistics.abortedByClient == 1 })  // the server saw the connection close
         #expect(harness.fetcher.statistics.cancelled == 1)
         try await harness.close()
     }
