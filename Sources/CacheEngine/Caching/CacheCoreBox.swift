@@ -27,6 +27,42 @@ protocol AnyCacheCore: AnyObject {
     static func countHits(core: UnsafeMutableRawPointer, _ count: Int)
 }
 
+/// A stripe's core as requests reach it: the box that owns it, and the box's type and the
+/// core's address, through which each request makes the static calls of `AnyCacheCore`.
+@usableFromInline
+struct CoreHandle {
+    @usableFromInline let box: any AnyCacheCore
+    @usableFromInline let type: any AnyCacheCore.Type
+    @usableFromInline let address: UnsafeMutableRawPointer
+
+    init(_ box: any AnyCacheCore) {
+        self.box = box
+        type = Swift.type(of: box)
+        address = box.coreAddress
+    }
+
+    @inlinable @inline(__always)
+    func lookup(_ slot: Slot, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
+        type.lookup(core: address, slot, now: now, removed: removed)
+    }
+
+    @inlinable @inline(__always)
+    func insert(_ entry: NewEntry, now: UInt64, removed: (Slot, EvictionReason) -> Void) -> Bool {
+        type.insert(core: address, entry, now: now, removed: removed)
+    }
+
+    @inlinable @inline(__always)
+    func recordMiss() { type.recordMiss(core: address) }
+
+    @inlinable @inline(__always)
+    func contains(_ slot: Slot) -> Bool { type.contains(core: address, slot) }
+
+    @inlinable @inline(__always)
+    func countHits(_ count: Int) { type.countHits(core: address, count) }
+
+    @inlinable var hitsCanWait: Bool { type.hitsCanWait }
+}
+
 /// A boxed core whose requirements are met once, below, for every policy. A
 /// non-generic box (one per built-in policy) gets them specialised into its
 /// witnesses; a generic box's methods would be shared code that looks up its

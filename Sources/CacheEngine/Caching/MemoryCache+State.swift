@@ -23,11 +23,8 @@ extension MemoryCache {
     /// what left while readers might still be reading it.
     @usableFromInline
     struct State: ~Copyable, ConcurrentlyReadable {
-        /// The policy's core, which the state owns; requests reach it through `coreType` and
-        /// `coreAddress` (`AnyCacheCore.lookup(core:_:now:removed:)`).
-        @usableFromInline let core: any AnyCacheCore
-        @usableFromInline let coreType: any AnyCacheCore.Type
-        @usableFromInline let coreAddress: UnsafeMutableRawPointer
+        /// The policy's core, which the state owns.
+        @usableFromInline let core: CoreHandle
         @usableFromInline let timeToLive: UInt64?
         @usableFromInline var index = SlotIndex()
         @usableFromInline var entries = SlotEntries<Key, Value>()
@@ -48,9 +45,7 @@ extension MemoryCache {
         @usableFromInline let collectsDepartures: Bool
 
         init(core: any AnyCacheCore, timeToLive: UInt64?, shadows: UnsafeMutablePointer<SlotShadows>, collectsDepartures: Bool) {
-            self.core = core
-            coreType = type(of: core)
-            coreAddress = core.coreAddress
+            self.core = CoreHandle(core)
             self.timeToLive = timeToLive
             self.shadows = shadows
             usesShadows = core.usesShadows
@@ -64,7 +59,7 @@ extension MemoryCache {
         }
 
         @inlinable
-        mutating func countHits(_ count: Int) { coreType.countHits(core: coreAddress, count) }
+        mutating func countHits(_ count: Int) { core.countHits(count) }
 
         @inlinable var hasRetired: Bool { !retiredSlots.isEmpty || !retiredBlocks.isEmpty }
 
@@ -95,11 +90,11 @@ extension MemoryCache {
         /// when a writer removed the entry as the reader found it.
         @inlinable
         mutating func applyLoggedHit(_ slot: Slot, generation: UInt64, at time: UInt64) {
-            guard coreType.contains(core: coreAddress, slot), entries[slot].generation == generation else {
-                coreType.countHits(core: coreAddress, 1)
+            guard core.contains(slot), entries[slot].generation == generation else {
+                core.countHits(1)
                 return
             }
-            let hit = coreType.lookup(core: coreAddress, slot, now: time) { _, _ in
+            let hit = core.lookup(slot, now: time) { _, _ in
                 preconditionFailure("a logged hit removed an entry")
             }
             assert(hit, "a logged hit found its entry gone")
@@ -147,9 +142,9 @@ extension MemoryCache {
         @inlinable
         mutating func store(_ key: Key, _ value: Value, hash: Int, fingerprint: UInt64, cost: Int, missCost: Int, now: UInt64) -> Bool {
             let slot = allocate(key, value, hash: hash, now: now)
-            let stored = coreType.insert(
-                core: coreAddress, NewEntry(slot: slot, cost: cost, fingerprint: fingerprint, missCost: missCost), now: now
-            ) { victim, reason in depart(victim, reason) }
+            let stored = core.insert(NewEntry(slot: slot, cost: cost, fingerprint: fingerprint, missCost: missCost), now: now) {
+                depart($0, $1)
+            }
             if !stored { _ = release(slot, .capacity) }
             return stored
         }

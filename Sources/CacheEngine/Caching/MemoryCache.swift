@@ -62,7 +62,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
                 limits: limits, MakeCacheCoreBox(timeToLive: timeToLive, shadows: UnsafePointer(shadows)))
             return State(core: core, timeToLive: timeToLive, shadows: shadows, collectsDepartures: onEviction != nil)
         }
-        hitsCanWait = stripes.withLock(0) { $0.coreType.hitsCanWait }
+        hitsCanWait = stripes.withLock(0) { $0.core.hitsCanWait }
         hitsSkipLogs = hitsCanWait && stripes.withLock(0) { $0.usesShadows }
     }
 
@@ -100,11 +100,11 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         }
         let (value, departed) = stripes.withLock(stripe) { state -> (Value?, [Departure]) in
             guard let slot = state.slot(hash: hash, matching: matches) else {
-                state.coreType.recordMiss(core: state.coreAddress)
+                state.core.recordMiss()
                 whileLocked?(false)
                 return (nil, [])
             }
-            let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { state.depart($0, $1) }
+            let hit = state.core.lookup(slot, now: now) { state.depart($0, $1) }
             whileLocked?(hit)
             return (hit ? state.value(in: slot) : nil, state.takeDepartures())
         }
@@ -159,7 +159,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             // A key already held leaves first, unreported (what the core does with a slot
             // inserted again); its entry stays for readers until none can be reading it.
             if let held = state.slot(hash: hash, matching: { $0 == key }) {
-                state.core.remove(held)
+                state.core.box.remove(held)
                 _ = state.release(held, .trimmed)
             }
             let stored = state.store(key, value, hash: hash, fingerprint: fingerprint, cost: cost, missCost: missCost, now: now)
@@ -184,10 +184,10 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         if let value = valueWithoutLock(stripe: stripe, hash: hash, now: now, matching: { $0 == key }) { return value }
         let (value, departed) = stripes.withLock(stripe) { state -> (Value, [Departure]) in
             if let slot = state.slot(hash: hash, matching: { $0 == key }) {
-                let hit = state.coreType.lookup(core: state.coreAddress, slot, now: now) { state.depart($0, $1) }
+                let hit = state.core.lookup(slot, now: now) { state.depart($0, $1) }
                 if hit { return (state.value(in: slot), state.takeDepartures()) }
             } else {
-                state.coreType.recordMiss(core: state.coreAddress)
+                state.core.recordMiss()
             }
             let made = make()
             _ = state.store(key, made.value, hash: hash, fingerprint: key.cacheFingerprint, cost: made.cost, missCost: missCost, now: now)
@@ -204,7 +204,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let hash = key.hashValue
         return stripes.withLock(stripe { key.cacheFingerprint }) { state in
             guard let slot = state.slot(hash: hash, matching: { $0 == key }) else { return nil }
-            state.core.remove(slot)
+            state.core.box.remove(slot)
             return state.release(slot, .trimmed).value
         }
     }
@@ -218,7 +218,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         for index in 0..<stripes.count {
             let target = configuration.stripes.share(of: max(cost, 0), stripe: index)
             let departed = stripes.withLock(index) { state in
-                state.core.trim(toCost: target) { state.depart($0, $1) }
+                state.core.box.trim(toCost: target) { state.depart($0, $1) }
                 return state.takeDepartures()
             }
             report(departed)
@@ -236,9 +236,9 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     }
 
     /// The counters of every stripe, added up.
-    public var statistics: CacheStatistics { sum { $0.core.statistics } }
-    public var totalCost: Int { sum { $0.core.totalCost } }
-    public var count: Int { sum { $0.core.count } }
+    public var statistics: CacheStatistics { sum { $0.core.box.statistics } }
+    public var totalCost: Int { sum { $0.core.box.totalCost } }
+    public var count: Int { sum { $0.core.box.count } }
 
     /// The stripe a key with this fingerprint lives in; the fingerprint is not worked
     /// out when there is only one.
@@ -266,7 +266,7 @@ extension MemoryCache: MemoryPressureResponder {
         let now = monotonicNanoseconds()
         for index in 0..<stripes.count {
             let departed = stripes.withLock(index) { state in
-                state.core.respond(to: reaction, now: now) { state.depart($0, $1) }
+                state.core.box.respond(to: reaction, now: now) { state.depart($0, $1) }
                 return state.takeDepartures()
             }
             report(departed)
