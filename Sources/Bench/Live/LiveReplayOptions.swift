@@ -44,6 +44,10 @@ public struct LiveReplayOptions: Sendable {
     /// (`DeviceFootprint`), warns the pipeline and ends it where the model says. One request
     /// at a time: with more in flight, the images being decoded would be live's to count.
     public var device: DeviceModel?
+    /// A memory tier of your own in place of the built-in `MemoryCache` (`policy` and `stripes`
+    /// then shape only the simulator the report sets beside it): made for each process the
+    /// replay starts (launch, relaunch, new device), given the memory budget in bytes.
+    public var imageCache: (@Sendable (_ memoryBytes: Int) -> any ImageCaching)?
 
     public init() {}
 
@@ -59,7 +63,7 @@ public struct LiveReplayOptions: Sendable {
     }
 
     var describe: String {
-        "\(policy)\(stripes.count > 1 ? " \(stripes) stripes" : "") memory \(memory) disk \(disk.map { "\($0) \(diskPolicy.rawValue)" } ?? "none") keys \(keyStrategy) warnings \(reaction)"
+        (imageCache == nil ? "" : "your memory tier beside ") + "\(policy)\(stripes.count > 1 ? " \(stripes) stripes" : "") memory \(memory) disk \(disk.map { "\($0) \(diskPolicy.rawValue)" } ?? "none") keys \(keyStrategy) warnings \(reaction)"
             + " speed \(speed == 0 ? "max" : "\(speed)x") concurrency \(concurrency)"
             + " cancels \(cancellations.rawValue) disk sync \(diskSync.rawValue)" + (device.map { " device \($0.name)" } ?? "") + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
     }

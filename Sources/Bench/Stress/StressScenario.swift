@@ -118,10 +118,9 @@ public enum StressRunner {
         // The injected disk faults are expected: they are counted, not logged.
         var quiet = Logger(label: "ImagePipeline.DiskCache")
         quiet.logLevel = .critical
-        let pipeline = try ImagePipeline(.init(
-            memory: .init(limits: CacheLimits(costLimit: scenario.memoryBytes)),
-            disk: .init(directory: directory, byteLimit: scenario.diskBytes, fileSystem: scenario.fileSystem, logger: quiet)),
-            fetcher: fetcher)
+        let disk = try DiskCache(.init(directory: directory, byteLimit: scenario.diskBytes, fileSystem: scenario.fileSystem, logger: quiet))
+        let pipeline = try ImagePipeline(
+            .init(memory: .init(limits: CacheLimits(costLimit: scenario.memoryBytes)), dataCache: disk), fetcher: fetcher)
         // Each key is its own picture with its own width, so a wrong image shows in the answer's source size.
         let images = (0..<scenario.keys).map { key in
             ImageDescriptor(contentID: UInt64(9_000 + key), width: 320 + key * 8, height: 240, format: key % 3 == 0 ? .png : .jpeg)
@@ -165,10 +164,10 @@ public enum StressRunner {
         }
         stopWarnings.withLock { $0 = true }
         let warnings = await warner.value
-        pipeline.diskCache?.flushMaintenance()
+        disk.flushMaintenance()
         let counted = tally.withLock { $0 }
         let memoryAtRest = pipeline.memoryCache.totalCost
-        let diskAtRest = pipeline.diskCache?.totalBytes ?? 0
+        let diskAtRest = disk.totalBytes
         var violations: [String] = []
         let unanswered = scenario.requests - counted.images - counted.errors
         if unanswered != 0 { violations.append("\(unanswered) requests were never answered") }

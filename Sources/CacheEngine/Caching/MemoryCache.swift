@@ -197,6 +197,12 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         return value
     }
 
+    /// Whether `key` is held (expired or not), without counting a lookup or telling the policy.
+    public func contains(_ key: Key) -> Bool {
+        let hash = key.hashValue
+        return stripes.withLock(stripe { key.cacheFingerprint }) { $0.slot(hash: hash, matching: { $0 == key }) != nil }
+    }
+
     /// Removes and returns the value for `key`, if present. Not reported as an eviction.
     @discardableResult
     @inlinable

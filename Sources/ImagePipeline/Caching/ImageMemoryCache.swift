@@ -4,11 +4,8 @@
 public struct ImageMemoryCache<Key: Hashable & Sendable & CacheFingerprintable>: Sendable {
     private let storage: MemoryCache<Key, DecodedImage>
 
-    public init(
-        _ configuration: MemoryCache<Key, DecodedImage>.Configuration,
-        onEviction: MemoryCache<Key, DecodedImage>.EvictionHandler? = nil
-    ) {
-        storage = MemoryCache(configuration, onEviction: onEviction)
+    public init(_ configuration: MemoryCache<Key, DecodedImage>.Configuration) {
+        storage = MemoryCache(configuration)
     }
 
     public func image(for key: Key) -> DecodedImage? { storage.value(for: key) }
@@ -21,8 +18,8 @@ public struct ImageMemoryCache<Key: Hashable & Sendable & CacheFingerprintable>:
         storage.insert(image, for: key, cost: image.cost, missCost: image.source.byteCount, whileLocked: whileLocked)
     }
 
+    public func contains(_ key: Key) -> Bool { storage.contains(key) }
     public func remove(_ key: Key) { storage.remove(key) }
-    public func removeAll() { storage.removeAll() }
     public func respond(to reaction: MemoryPressureReaction) { storage.respond(to: reaction) }
 
     /// Decoded bytes held.
@@ -36,7 +33,7 @@ extension ImageMemoryCache where Key == String {
     /// the key string; `whileLocked`, when given, hears the outcome under the cache's lock
     /// (and the lookup takes it even for a hit).
     public func image(
-        forUTF8 utf8: UnsafeBufferPointer<UInt8>, whileLocked: (@Sendable (_ hit: Bool) -> Void)? = nil
+        forUTF8 utf8: UnsafeBufferPointer<UInt8>, whileLocked: (@Sendable (_ hit: Bool) -> Void)?
     ) -> DecodedImage? {
         storage.value(forUTF8: utf8, whileLocked: whileLocked)
     }

@@ -12,6 +12,19 @@ public struct DecodedImage: Sendable {
     /// What the thumbnail was made from.
     public let source: ImageHeader
 
+    /// A decoder of your own (`ImageDecoding`) makes its images with this; `pixels` must hold
+    /// `width * height * bands` bytes.
+    public init(width: Int, height: Int, bands: Int, pixels: Data, source: ImageHeader) {
+        precondition(bands == 3 || bands == 4, "an image has 3 bands (RGB) or 4 (RGBA), not \(bands)")
+        precondition(width > 0 && height > 0 && pixels.count == width * height * bands,
+                     "\(width)×\(height)×\(bands) pixels are \(width * height * bands) bytes, not \(pixels.count)")
+        self.width = width
+        self.height = height
+        self.bands = bands
+        self.pixels = pixels
+        self.source = source
+    }
+
     public var hasAlpha: Bool { bands == 4 }
 
     /// What the image costs in memory: its decoded pixel bytes, the figure a
@@ -28,6 +41,13 @@ public struct ImageHeader: Sendable, Equatable {
     public let height: Int
     /// Encoded size in bytes.
     public let byteCount: Int
+
+    public init(format: ImageFormat, width: Int, height: Int, byteCount: Int) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.byteCount = byteCount
+    }
 
     public var pixelCount: Int { width * height }
 }

@@ -15,12 +15,18 @@ import Foundation
 ///   flight at that moment is not cached when it lands.
 public final class ImagePipeline: Sendable {
     public struct Configuration: Sendable {
+        /// The built-in memory tier's limits and policy, unless `imageCache` is set.
         public var memory: MemoryCache<String, DecodedImage>.Configuration
+        /// A memory tier of your own, in place of the built-in one `memory` describes.
+        public var imageCache: (any ImageCaching)?
+        /// The built-in disk tier, or none; unless `dataCache` is set.
         public var disk: DiskCache.Configuration?
+        /// A disk tier of your own, in place of the built-in one `disk` describes.
+        public var dataCache: (any DataCaching)?
         public var diskPolicy: DiskCachePolicy
         public var thumbnailDiskFormat: EncodedFormat
         public var keyStrategy: CacheKeyStrategy
-        public var thumbnailer: Thumbnailer
+        public var thumbnailer: any ImageDecoding
         public var maxConcurrentDecodes: Int
         /// Hears each decision taken for a request that carries an `id`, in the order the
         /// tiers took them (a replay that checks a simulator request by request sets it).
@@ -30,15 +36,18 @@ public final class ImagePipeline: Sendable {
 
         public init(
             memory: MemoryCache<String, DecodedImage>.Configuration = .init(limits: CacheLimits(costLimit: 100 << 20)),
-            disk: DiskCache.Configuration? = nil, diskPolicy: DiskCachePolicy = .originals,
+            imageCache: (any ImageCaching)? = nil,
+            disk: DiskCache.Configuration? = nil, dataCache: (any DataCaching)? = nil, diskPolicy: DiskCachePolicy = .originals,
             thumbnailDiskFormat: EncodedFormat = defaultThumbnailDiskFormat,
             keyStrategy: CacheKeyStrategy = CacheKeyStrategy(.normalized, includesProcessing: true),
-            thumbnailer: Thumbnailer = Thumbnailer(),
+            thumbnailer: any ImageDecoding = Thumbnailer(),
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
             decisionRecorder: (any DecisionRecorder)? = nil
         ) {
             self.memory = memory
+            self.imageCache = imageCache
             self.disk = disk
+            self.dataCache = dataCache
             self.diskPolicy = diskPolicy
             self.thumbnailDiskFormat = thumbnailDiskFormat
             self.keyStrategy = keyStrategy
@@ -63,8 +72,8 @@ public final class ImagePipeline: Sendable {
     }
 
     public let configuration: Configuration
-    public let memoryCache: ImageMemoryCache<String>
-    public let diskCache: DiskCache?
+    public let memoryCache: any ImageCaching
+    public let diskCache: (any DataCaching)?
     /// Which tiers a request consults and what it leaves in each: the same
     /// decisions the simulator takes.
     public let plan: TierPlan
@@ -82,19 +91,19 @@ public final class ImagePipeline: Sendable {
     public init(_ configuration: Configuration, fetcher: any ImageFetcher) throws(DiskCacheError) {
         self.configuration = configuration
         self.fetcher = fetcher
-        let ledger = SharedLocked(InvalidationLedger())
-        memoryCache = ImageMemoryCache(configuration.memory) { key, _, _ in
-            ledger.withLock { $0.forget(memoryKey: key) }
-        }
-        self.ledger = ledger
-        diskCache = try configuration.disk.map { (disk) throws(DiskCacheError) in
-            var disk = disk
+        memoryCache = configuration.imageCache ?? ImageMemoryCache(configuration.memory)
+        ledger = SharedLocked(InvalidationLedger())
+        if let dataCache = configuration.dataCache {
+            diskCache = dataCache
+        } else if var disk = configuration.disk {
             if let recorder = configuration.decisionRecorder {
                 disk.trimmed = { recorder.record(.diskTrimmed, request: -1) }
             }
-            return try DiskCache(disk)
+            diskCache = try DiskCache(disk)
+        } else {
+            diskCache = nil
         }
-        plan = TierPlan(diskPolicy: configuration.disk == nil ? nil : configuration.diskPolicy)
+        plan = TierPlan(diskPolicy: diskCache == nil ? nil : configuration.diskPolicy)
         decodeSlots = AsyncSemaphore(permits: configuration.maxConcurrentDecodes)
     }
 
@@ -249,7 +258,7 @@ public final class ImagePipeline: Sendable {
             let fetched = try await self.fetcher.fetch(request.fetchURL ?? request.url)
             if self.plan.stores(after: .origin, self.fate(keys.original, generation)).contains(.diskOriginal),
                let disk = self.diskCache {
-                _ = await self.onDiskQueue {
+                await self.onDiskQueue {
                     disk.store(fetched.data, for: keys.original, kind: .original) { decisions.record(.originalStored, bytes: $0) }
                 }
             }
@@ -294,7 +303,8 @@ public final class ImagePipeline: Sendable {
         if fate == .invalidatedMeanwhile { counters.count(.staleDiscarded) }
         let stores = plan.stores(after: source, fate)
         guard stores.contains(.memory) else { return }
-        ledger.withLock { $0.remember(keys) }
+        let memoryCache = memoryCache
+        ledger.withLock { $0.remember(keys, stillHeld: memoryCache.contains) }
         memoryCache.insert(image, for: keys.memory) { decisions.record(.memoryStored) }
         if stores.contains(.diskThumbnail), let disk = diskCache {
             let format = configuration.thumbnailDiskFormat
@@ -351,6 +361,10 @@ extension ImagePipeline {
         var generations: [String: UInt64] = [:]
         var variants: [String: Set<Variant>] = [:]
         var originalOf: [String: String] = [:]
+        /// The number of memory keys at which the ledger next forgets those the memory
+        /// tier no longer holds: twice what it kept last time, so each key is checked
+        /// a bounded number of times on average, and no tier has to report its evictions.
+        var forgetsAt = 4_096
 
         struct Variant: Hashable {
             let memory: String
@@ -359,9 +373,12 @@ extension ImagePipeline {
 
         func generation(of original: String) -> UInt64 { generations[original] ?? 0 }
 
-        mutating func remember(_ keys: Keys) {
+        mutating func remember(_ keys: Keys, stillHeld: (String) -> Bool) {
             variants[keys.original, default: []].insert(Variant(memory: keys.memory, disk: keys.diskThumbnail))
             originalOf[keys.memory] = keys.original
+            guard originalOf.count >= forgetsAt else { return }
+            for memoryKey in originalOf.keys where !stillHeld(memoryKey) { forget(memoryKey: memoryKey) }
+            forgetsAt = max(4_096, 2 * originalOf.count)
         }
 
         /// Bumps the generation and hands back the cached forms to drop.
@@ -373,7 +390,7 @@ extension ImagePipeline {
         }
 
         /// A memory entry left: keep the variant map from growing without bound.
-        mutating func forget(memoryKey: String) {
+        private mutating func forget(memoryKey: String) {
             guard let original = originalOf.removeValue(forKey: memoryKey) else { return }
             variants[original] = variants[original]?.filter { $0.memory != memoryKey }
             if variants[original]?.isEmpty == true { variants[original] = nil }
