@@ -379,3 +379,16 @@ struct PolicyCoreBoxTests {
         #expect(box.limits == CacheLimits(costLimit: 1_000))
     }
 }
+
+@Suite("Policy names")
+struct PolicyNameTests {
+    @Test("every built-in kind has one name, read back to the same kind")
+    func namesRoundTrip() {
+        let names = EvictionPolicyKind.allCases.map(\.description)
+        #expect(Set(names).count == names.count, "\(names)")
+        for kind in EvictionPolicyKind.allCases { #expect(EvictionPolicyKind(name: kind.description) == kind) }
+        #expect(EvictionPolicyKind(name: "S3FIFO-1") == .s3fifo(moveToMainThreshold: 1))
+        #expect(EvictionPolicyKind.s3fifo(moveToMainThreshold: 3).description == "s3fifo-3")
+        #expect(EvictionPolicyKind(name: "mru") == nil)
+    }
+}

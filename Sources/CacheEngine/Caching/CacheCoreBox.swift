@@ -132,82 +132,16 @@ extension PolicyCoreBox {
     }
 }
 
+/// A built-in policy with a box of its own, declared beside it (`extension LRUPolicy: BoxedPolicy`),
+/// so its core's calls are specialised into the box's witnesses.
+protocol BoxedPolicy: EvictionPolicy {
+    associatedtype CoreBox: PolicyCoreBox where CoreBox.Policy == Self
+}
+
 /// The box for a policy without a box of its own (one written outside this module).
 final class CacheCoreBox<Policy: EvictionPolicy>: PolicyCoreBox {
     let storage: UnsafeMutablePointer<CacheCore<Policy>>
     init(storage: UnsafeMutablePointer<CacheCore<Policy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class LRUCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<LRUPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<LRUPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class FIFOCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<FIFOPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<FIFOPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class CLOCKCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<CLOCKPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<CLOCKPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class SIEVECoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<SIEVEPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<SIEVEPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class S3FIFOCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<S3FIFOPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<S3FIFOPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class WTinyLFUCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<WTinyLFUPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<WTinyLFUPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class LibCacheSimWTinyLFUCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<LibCacheSimWTinyLFUPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<LibCacheSimWTinyLFUPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class GDSFCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<GDSFPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<GDSFPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class ARCCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<ARCPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<ARCPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class TwoQCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<TwoQPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<TwoQPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class LIRSCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<LIRSPolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<LIRSPolicy>>) { self.storage = storage }
-    deinit { storage.deinitialize(count: 1).deallocate() }
-}
-
-final class NSCacheCoreBox: PolicyCoreBox {
-    let storage: UnsafeMutablePointer<CacheCore<NSCachePolicy>>
-    init(storage: UnsafeMutablePointer<CacheCore<NSCachePolicy>>) { self.storage = storage }
     deinit { storage.deinitialize(count: 1).deallocate() }
 }
 
@@ -218,14 +152,6 @@ struct MakeCacheCoreBox: EvictionPolicyVisitor {
     /// The stripe's shadows, given to a policy whose hits only set marks.
     var shadows: UnsafePointer<SlotShadows>? = nil
 
-    static var boxes: [any PolicyCoreBox.Type] {
-        [
-            LRUCoreBox.self, FIFOCoreBox.self, CLOCKCoreBox.self, SIEVECoreBox.self, S3FIFOCoreBox.self,
-            WTinyLFUCoreBox.self, LibCacheSimWTinyLFUCoreBox.self, GDSFCoreBox.self, ARCCoreBox.self,
-            TwoQCoreBox.self, LIRSCoreBox.self, NSCacheCoreBox.self,
-        ]
-    }
-
     func visit<Policy: EvictionPolicy>(_ policy: Policy) -> any AnyCacheCore {
         var policy = policy
         // A policy whose hits only set marks stamps the shadows wherever it clears one.
@@ -234,13 +160,11 @@ struct MakeCacheCoreBox: EvictionPolicyVisitor {
             policy = single as! Policy
         }
         let core = CacheCore(policy: policy, timeToLive: timeToLive)
-        for box in Self.boxes {
-            if let boxed = Self.box(core, in: box) { return boxed }
-        }
-        return CacheCoreBox(core)
+        guard let boxed = Policy.self as? any BoxedPolicy.Type else { return CacheCoreBox(core) }
+        return Self.box(core, as: boxed)
     }
 
-    private static func box<Policy: EvictionPolicy, Box: PolicyCoreBox>(_ core: CacheCore<Policy>, in _: Box.Type) -> Box? {
-        (core as? CacheCore<Box.Policy>).map(Box.init)
+    private static func box<Policy: EvictionPolicy, Boxed: BoxedPolicy>(_ core: CacheCore<Policy>, as _: Boxed.Type) -> any AnyCacheCore {
+        Boxed.CoreBox(core as! CacheCore<Boxed>)
     }
 }

@@ -138,3 +138,11 @@ public struct ARCPolicy: EvictionPolicy {
         target = 0
     }
 }
+
+extension ARCPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<ARCPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<ARCPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

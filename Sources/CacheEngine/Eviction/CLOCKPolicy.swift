@@ -28,3 +28,11 @@ public struct CLOCKPolicy: SingleQueuePolicy {
         return nil
     }
 }
+
+extension CLOCKPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<CLOCKPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<CLOCKPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

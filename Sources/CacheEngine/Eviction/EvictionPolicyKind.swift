@@ -14,10 +14,18 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
     /// A policy written outside this package; not among `allCases`, nor parsed by `init?(name:)`.
     case custom(CustomEvictionPolicy)
 
-    public static let allCases: [EvictionPolicyKind] = [
-        .lru, .fifo, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .s3fifo(moveToMainThreshold: 2),
-        .wTinyLFU, .wTinyLFULibCacheSim, .gdsf(missCost: .download), .gdsf(missCost: .uniform), .arc, .twoQ, .lirs, .nsCache,
+    /// Every built-in kind and the name `description` prints and `init?(name:)` reads, in the order
+    /// reports list them. A policy added to the package is its file (the policy and its
+    /// `BoxedPolicy` box), its case above, its line here and its line in `withPolicy`.
+    static let named: [(kind: EvictionPolicyKind, name: String)] = [
+        (.lru, "lru"), (.fifo, "fifo"), (.clock, "clock"), (.sieve, "sieve"),
+        (.s3fifo(moveToMainThreshold: 1), "s3fifo"), (.s3fifo(moveToMainThreshold: 2), "s3fifo-2"),
+        (.wTinyLFU, "w-tinylfu"), (.wTinyLFULibCacheSim, "w-tinylfu-libcachesim"),
+        (.gdsf(missCost: .download), "gdsf"), (.gdsf(missCost: .uniform), "gdsf-1"),
+        (.arc, "arc"), (.twoQ, "2q"), (.lirs, "lirs"), (.nsCache, "nscache"),
     ]
+
+    public static let allCases: [EvictionPolicyKind] = named.map(\.kind)
 
     /// Variants kept to check this package's figures against other tools', not to deploy, each for
     /// a reason: libCacheSim's LIRS (it admits no object above 1 % of the cache, so few images) and
@@ -35,29 +43,20 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
 
     /// Parses the names `description` prints ("lru", "s3fifo", "s3fifo-2", "w-tinylfu", "gdsf-1", "2q", …).
     public init?(name: String) {
-        guard let kind = Self.allCases.first(where: { $0.description == name.lowercased() }) else {
-            if name.lowercased() == "s3fifo-1" { self = .s3fifo(moveToMainThreshold: 1); return }
+        let name = name.lowercased()
+        guard let kind = Self.named.first(where: { $0.name == name })?.kind else {
+            if name == "s3fifo-1" { self = .s3fifo(moveToMainThreshold: 1); return }
             return nil
         }
         self = kind
     }
 
     public var description: String {
-        switch self {
-        case .lru: "lru"
-        case .fifo: "fifo"
-        case .clock: "clock"
-        case .sieve: "sieve"
-        case .s3fifo(let threshold): threshold == 1 ? "s3fifo" : "s3fifo-\(threshold)"
-        case .wTinyLFU: "w-tinylfu"
-        case .wTinyLFULibCacheSim: "w-tinylfu-libcachesim"
-        case .gdsf(let missCost): missCost == .download ? "gdsf" : "gdsf-1"
-        case .arc: "arc"
-        case .twoQ: "2q"
-        case .lirs: "lirs"
-        case .nsCache: "nscache"
-        case .custom(let policy): policy.name
-        }
+        if case .custom(let policy) = self { return policy.name }
+        if let named = Self.named.first(where: { $0.kind == self }) { return named.name }
+        // A parameter no built-in variant uses (S3-FIFO moving after 3 hits).
+        if case .s3fifo(let threshold) = self { return "s3fifo-\(threshold)" }
+        return "unnamed"
     }
 
     /// Builds the policy and hands it to `visitor` as its concrete type, so the

@@ -12,3 +12,11 @@ public struct FIFOPolicy: SingleQueuePolicy {
 
     public mutating func evictNext() -> Slot? { queue.popFront() }
 }
+
+extension FIFOPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<FIFOPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<FIFOPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

@@ -106,3 +106,11 @@ public struct GDSFPolicy: EvictionPolicy {
         missCost.append(contentsOf: repeatElement(0, count: extra))
     }
 }
+
+extension GDSFPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<GDSFPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<GDSFPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

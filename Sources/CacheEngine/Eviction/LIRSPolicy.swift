@@ -314,3 +314,11 @@ public struct LIRSPolicy: EvictionPolicy {
         victims.removeAll(keepingCapacity: true)
     }
 }
+
+extension LIRSPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<LIRSPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<LIRSPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

@@ -14,3 +14,11 @@ public struct LRUPolicy: SingleQueuePolicy {
     /// Every entry, least recently used first.
     public func slotsByRecency() -> [Slot] { queue.slotsFrontToBack() }
 }
+
+extension LRUPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<LRUPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<LRUPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

@@ -183,3 +183,11 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
         mainHits = 0
     }
 }
+
+extension LibCacheSimWTinyLFUPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<LibCacheSimWTinyLFUPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<LibCacheSimWTinyLFUPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

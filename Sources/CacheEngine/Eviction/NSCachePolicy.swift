@@ -133,3 +133,11 @@ private final class EvictionRecorder: NSObject, NSCacheDelegate {
         return evicted
     }
 }
+
+extension NSCachePolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<NSCachePolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<NSCachePolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

@@ -141,3 +141,11 @@ public struct S3FIFOPolicy: EvictionPolicy {
         hasEvicted = false
     }
 }
+
+extension S3FIFOPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<S3FIFOPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<S3FIFOPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

@@ -42,3 +42,11 @@ public struct SIEVEPolicy: SingleQueuePolicy {
         hand = SlotTable.none
     }
 }
+
+extension SIEVEPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<SIEVEPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<SIEVEPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

@@ -87,3 +87,11 @@ public struct TwoQPolicy: EvictionPolicy {
         fingerprints.removeAll()
     }
 }
+
+extension TwoQPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<TwoQPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<TwoQPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}

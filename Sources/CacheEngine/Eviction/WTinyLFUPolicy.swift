@@ -173,3 +173,11 @@ public struct WTinyLFUPolicy: EvictionPolicy {
         fingerprints.removeAll()
     }
 }
+
+extension WTinyLFUPolicy: BoxedPolicy {
+    final class CoreBox: PolicyCoreBox {
+        let storage: UnsafeMutablePointer<CacheCore<WTinyLFUPolicy>>
+        init(storage: UnsafeMutablePointer<CacheCore<WTinyLFUPolicy>>) { self.storage = storage }
+        deinit { storage.deinitialize(count: 1).deallocate() }
+    }
+}
