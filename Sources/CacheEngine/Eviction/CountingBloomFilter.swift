@@ -59,7 +59,8 @@ struct CountingBloomFilter {
 
     /// A million counters and more, cleared in one `memset` (a relaunch clears them too).
     private static func zeroed(_ count: Int) -> [UInt32] {
-        [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+        guard count > 0 else { return [] }  // as in `Array.inHugePages`: never write the shared empty array
+        return [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let base = buffer.baseAddress { _ = memset(base, 0, count * MemoryLayout<UInt32>.stride) }
             initialized = count
         }

@@ -23,6 +23,9 @@ extension Array where Element: BitwiseCopyable {
     /// `prefix`, then, with a `filler`, copies of it up to `capacity`.
     private static func advised(capacity: Int, copying prefix: [Element], filling filler: Element?) -> [Element] {
         precondition(capacity >= prefix.count, "an array cannot shrink here")
+        // With no room the standard library hands out its one empty array and writes its count
+        // (a zero over a zero) into that shared storage, which ThreadSanitizer reports as a race.
+        guard capacity > 0 else { return [] }
         return [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
