@@ -99,8 +99,14 @@ struct CacheOptions: ParsableArguments {
         discussion: "The footprint (the app's own, decoded images held and being decoded) brings warnings and ends the app past the limit."))
     var device = "none"
 
+    @Option(help: ArgumentHelp(
+        "The network the images come over (recorded traces): none, a preset (slow-4g, regular-3g, 3g, 3g-fast, 4g, lte, cable, wifi) or rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2].",
+        discussion: "Each run keeps a clock: time to image per request, p50/p95 by tier, on that network and this machine's decode and disk costs (docs/TIME.md)."))
+    var network = "none"
+
     func validate() throws {
-        try OptionCheck.givenOnce(["--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--warnings", "--device"])
+        try OptionCheck.givenOnce(["--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--warnings", "--device", "--network"])
+        try OptionCheck.library { _ = try SettingParsing.network(network) }
         try OptionCheck.count(inFlight, "--in-flight", atLeast: 0, atMost: 10_000)
         try OptionCheck.count(stripes, "--stripes", atLeast: 1, atMost: 256)
     }
@@ -120,6 +126,7 @@ struct CacheOptions: ParsableArguments {
         settings.inFlight = inFlight
         settings.stripes = stripes
         settings.device = device
+        settings.network = network
         return settings
     }
 }

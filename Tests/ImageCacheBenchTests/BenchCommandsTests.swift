@@ -338,3 +338,4 @@ struct BenchCommandsTests {
         }
     }
 }
+

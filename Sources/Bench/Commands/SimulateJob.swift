@@ -46,6 +46,12 @@ public struct SimulateJob: Sendable {
         if matrix.device != nil, let plain = loaded.first(where: { if case .plain = $0 { true } else { false } }) {
             throw UsageError("--device counts decoded images, which a recorded trace has and \(plain.name), a plain trace, does not")
         }
+        if matrix.network != nil, let plain = loaded.first(where: { if case .plain = $0 { true } else { false } }) {
+            throw UsageError("--network times recorded requests (hosts, decodes, what each miss does), which \(plain.name), a plain trace, does not have")
+        }
+        if matrix.network != nil, observedOrder != nil {
+            throw UsageError("--network times the simulator's own order; an observed order was a live run's, timed live by replay")
+        }
         try shard?.check(traceNames: loaded.map(\.name), units: matrix.unitCount(loaded), unitName: "(trace, key strategy, memory size) groups")
         matrix.shard = shard
         if libcachesim {
@@ -71,6 +77,9 @@ public struct SimulateJob: Sendable {
         output.show("simulate", ReportTables.simulations(results.simulations))
         if let device = matrix.device {
             output.show("on \(device)", ReportTables.devices(results.simulations))
+        }
+        if let network = matrix.network {
+            output.show("time to image on \(network), this machine's decode and disk costs (docs/TIME.md)", ReportTables.timeToImage(results.simulations))
         }
         shard?.record(in: &results)
         try output.finish(results)

@@ -11,6 +11,10 @@ extension BenchResults {
             add(Figure(id + "/bytesDownloaded", Double(row.result.bytesDownloaded), better: .lower))
             add(Figure(id + "/wrongImages", Double(row.result.wrongImages), better: .lower))
             add(Figure(id + "/staleImages", Double(row.result.staleImages), better: .lower))
+            if let time = row.result.timeToImage {
+                add(Figure(id + "/\(time.network)/timeToImageP50", time.overall.p50, better: .lower))
+                add(Figure(id + "/\(time.network)/timeToImageP95", time.overall.p95, better: .lower))
+            }
         }
         for row in keyComparisons {
             let id = "keys/\(row.trace)/\(row.keyStrategy)"

@@ -25,15 +25,19 @@ public enum ReportTables {
     }
 
     public static func simulations(_ rows: [SimulationRow], style: ReportStyle = .human) -> TextTable {
-        var table = TextTable([
+        // Runs with a network add their time to image.
+        let timed = rows.contains { $0.result.timeToImage != nil }
+        var columns: [(String, TextTable.Alignment)] = [
             ("trace", .left), ("keys", .left), ("policy", .left), ("memory", .right), ("disk", .right), ("warnings", .left),
             ("hit", .right), ("byte hit", .right), ("disk hit", .right), ("either", .right), ("origin fetches", .right),
             (style == .human ? "MB down" : "bytes down", .right), ("wrong", .right), ("stale", .right), ("evictions", .right),
             ("Belady", .right), ("bound", .right), ("gap to Belady", .right),
-        ])
+        ]
+        if timed { columns += [("image p50 ms", .right), ("image p95 ms", .right), ("network", .left)] }
+        var table = TextTable(columns)
         for row in rows {
             let result = row.result
-            table.append([
+            var cells: [String] = [
                 row.trace, row.keyStrategy, row.policy, size(row.memoryBytes, style), size(row.diskBytes, style),
                 row.warnings == "trace" ? row.reaction : "\(row.warnings) \(row.reaction)",
                 percent(result.hitRatio, style), percent(result.byteHitRatio, style), percent(row.diskHitRatio, style),
@@ -42,7 +46,12 @@ public enum ReportTables {
                 String(result.statistics.evictions),
                 row.bounds.map { percent($0.belady, style) } ?? "", row.bounds.map { percent($0.objectBound, style) } ?? "",
                 row.bounds.map { percent($0.belady - result.hitRatio, style) } ?? "",
-            ])
+            ]
+            if timed {
+                let time = result.timeToImage
+                cells += [time.map { number($0.overall.p50, 1, style) } ?? "", time.map { number($0.overall.p95, 1, style) } ?? "", time?.network ?? ""]
+            }
+            table.append(cells)
         }
         return table
     }

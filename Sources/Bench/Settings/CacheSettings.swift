@@ -16,6 +16,7 @@ public struct CacheSettings: Sendable {
     public var inFlight = 0
     public var stripes = 1
     public var device = "none"
+    public var network = "none"
 
     /// The disk size every command defaults to.
     public static let defaultDisk = ByteSize.bytes(ReplayDefaults.diskBytes).description
@@ -39,6 +40,7 @@ public struct CacheSettings: Sendable {
         matrix.inFlight = inFlight
         matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
         matrix.device = try SettingParsing.device(device)
+        matrix.network = try SettingParsing.network(network)
         guard case .fraction(let share) = try SettingParsing.size(maxEntry, option: "--max-entry"), share <= 1 else {
             throw UsageError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
         }

@@ -51,6 +51,12 @@ public enum SettingParsing {
         do { return try DeviceParsing.parse(text) } catch { throw UsageError(error.description) }
     }
 
+    /// "none", a preset or `rtt=…,down=…[,loss=…][,connections=…]`.
+    public static func network(_ text: String) throws -> NetworkProfile? {
+        if text.lowercased() == "none" { return nil }
+        do { return try NetworkProfile(parsing: text) } catch { throw UsageError("--network: \(error.description)") }
+    }
+
     public static func policies(_ text: String) throws -> [EvictionPolicyKind] {
         if text.lowercased() == "all" { return EvictionPolicyKind.allCases }
         return try list(text, option: "--policy").map {

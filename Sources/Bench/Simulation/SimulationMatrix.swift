@@ -21,6 +21,8 @@ public struct SimulationMatrix: Sendable {
     public var stripes = CacheStripes.single
     /// The phone the app runs on (recorded traces); nil for none.
     public var device: DeviceModel?
+    /// With a network, each run times its requests (recorded traces; `SimulationResult.timeToImage`).
+    public var network: NetworkProfile?
     /// Run in the order a live replay took its decisions (one recorded trace), instead of
     /// trace order (`CacheSimulator.answers(_:_:observed:)`).
     public var observedOrder: ObservedOrder?
@@ -136,7 +138,7 @@ public struct SimulationMatrix: Sendable {
                 limits: CacheLimits(costLimit: memoryBytes, maxEntryFraction: maxEntryFraction), policy: policies[cell.policy],
                 pressure: reactions[cell.reaction].policy, warnings: warnings,
                 disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations,
-                inFlight: inFlight, stripes: stripes, device: device)
+                inFlight: inFlight, stripes: stripes, device: device, network: network)
             let start = ContinuousClock.now
             let result: SimulationResult
             if inputs[cell.trace].stream != nil {

@@ -2,7 +2,7 @@ import ImagePipeline
 import CacheSimulation
 
 /// What `imagecache-bench` runs with no arguments: on every dataset, the
-/// default configuration by tier, the key strategies, the policies at a few
+/// default configuration by tier and its time to image on a phone's network, the key strategies, the policies at a few
 /// memory sizes with the offline bounds, miss-ratio curves, the memory-warning
 /// reactions, the apps as shipped against the fixed pipeline; then a short
 /// live replay of one dataset.
@@ -12,6 +12,8 @@ public struct BenchSuite: Sendable {
     public var policies: [EvictionPolicyKind] = EvictionPolicyKind.deployable
     public var curvePolicies: [EvictionPolicyKind] = [.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU, .gdsf(missCost: .download)]
     public var memorySizes = ReplayDefaults.comparedMemorySizes
+    /// The network the default configuration's runs are timed on (Lighthouse's default mobile profile).
+    public var network: NetworkProfile? = NetworkProfile.presets.first { $0.name == "slow-4g" }
     /// nil: no live replay (its figures are timings, not gated exactly).
     public var replay: LiveReplayOptions? = {
         var options = LiveReplayOptions()
@@ -35,7 +37,9 @@ public struct BenchSuite: Sendable {
         results.datasets = workloads.map(\.summary)
 
         let defaults = SimulationMatrix()
-        results.simulations = defaults.run(workloads, progress: progress)
+        var timed = defaults
+        timed.network = network
+        results.simulations = timed.run(workloads, progress: progress)
 
         var policyComparison = SimulationMatrix()
         policyComparison.policies = policies

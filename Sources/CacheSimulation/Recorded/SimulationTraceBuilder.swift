@@ -43,6 +43,13 @@ extension RecordedWorkload {
         var diskKeyOfURL = [TraceKey](repeating: -1, count: urls.count)
         var memoryKeysOfURL = [[TraceKey]](repeating: [], count: urls.count)
         var diskKeysOfURL = [[TraceKey]](repeating: [], count: urls.count)
+        var hostIDs: [Substring: Int32] = [:]
+        let hostOfURL = urls.map { url in
+            let host = Self.host(of: url)
+            if let id = hostIDs[host] { return id }
+            hostIDs[host] = Int32(hostIDs.count)
+            return Int32(hostIDs.count - 1)
+        }
         let processing = boxes.map { ProcessingOptions($0) }
         let thumbnailProcessing = boxes.map { ProcessingOptions($0, format: thumbnailFormat.imageFormat) }
         let diskBase = diskStrategy ?? strategy
@@ -105,13 +112,22 @@ extension RecordedWorkload {
                     diskKey: diskKey(url: request.url), diskThumbnailKey: thumbnailKey(url: request.url, box: request.box),
                     thumbnailBytes: thumbnail.estimatedEncodedBytes(as: thumbnailFormat),
                     originalDiskBytes: originalDiskFormat.map { wholeImageCost(of: request).estimatedEncodedBytes(as: $0) },
-                    content: request.content, url: request.url, outcome: outcome))
+                    content: request.content, url: request.url, host: hostOfURL[Int(request.url)], outcome: outcome))
         }
         while nextEvent < events.count {
             append(events[nextEvent], to: &trace, memoryKeysOfURL: memoryKeysOfURL, diskKeysOfURL: diskKeysOfURL)
             nextEvent += 1
         }
         return (trace, memoryKeys)
+    }
+
+    /// The authority of a URL (host and port), where connections are pooled; the whole text
+    /// when it has no "//".
+    static func host(of url: String) -> Substring {
+        guard let start = url.range(of: "//")?.upperBound else { return Substring(url) }
+        let rest = url[start...]
+        let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
+        return authority.split(separator: "@").last ?? authority
     }
 
     private func append(_ event: Event, to trace: inout SimulationTrace, memoryKeysOfURL: [[TraceKey]], diskKeysOfURL: [[TraceKey]]) {

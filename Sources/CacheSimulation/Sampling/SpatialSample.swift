@@ -96,7 +96,7 @@ public struct SpatialSample: Sendable {
                     key: key, cost: full.costs[index], size: full.sizes[index], time: full.times[index],
                     detail: .init(
                         diskKey: disk(full.diskKeys[index]), diskThumbnailKey: disk(full.diskThumbnailKeys[index]),
-                        thumbnailBytes: full.thumbnailSizes[index], content: full.contents[index], url: full.urls[index],
+                        thumbnailBytes: full.thumbnailSizes[index], content: full.contents[index], url: full.urls[index], host: full.hosts[index],
                         outcome: full.outcomes[index]))
             } else {
                 sampled.append(key: key, cost: full.costs[index], size: full.sizes[index], time: full.times[index])

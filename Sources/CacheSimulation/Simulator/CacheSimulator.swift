@@ -36,6 +36,10 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// The phone the app runs on (detailed traces): its footprint brings warnings and ends
     /// the app past the limit (`DeviceFootprint`); nil for a phone with memory to spare.
     public var device: DeviceModel?
+    /// With a network, the run keeps a clock and times every request (`SimulationResult.timeToImage`;
+    /// detailed traces): transfers on this network, decodes and disk reads at `deviceCosts`.
+    public var network: NetworkProfile?
+    public var deviceCosts = DeviceCosts.thisMachine
 
     /// How memory misses for one URL share a download.
     public enum FetchCoalescing: Sendable, Hashable, CustomStringConvertible {
@@ -107,7 +111,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
         limits: CacheLimits, policy: EvictionPolicyKind, timeToLive: Duration? = nil,
         pressure: MemoryPressurePolicy = .purgeAll, warnings: WarningSource = .trace, disk: DiskTier? = nil,
         honoursInvalidations: Bool = true, inFlight: Int = 0, coalescing: FetchCoalescing = .perWaiter,
-        stripes: CacheStripes = .single, device: DeviceModel? = nil
+        stripes: CacheStripes = .single, device: DeviceModel? = nil, network: NetworkProfile? = nil
     ) {
         self.limits = limits
         self.policy = policy
@@ -120,6 +124,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
         self.coalescing = coalescing
         self.stripes = stripes
         self.device = device
+        self.network = network
     }
 
     /// The limits stripe 0's policy is built with (all of them, unstriped).

@@ -37,6 +37,8 @@ public struct SimulationResult: Sendable, Codable, Equatable {
     public var warnings = WarningOutcome()
     /// What the device model did (process ends, lost requests, the footprint); nil without one.
     public var device: DeviceOutcome?
+    /// With a network (`SimulationConfiguration.network`): how long requests waited for their image.
+    public var timeToImage: TimeToImage?
     public var statistics = CacheStatistics()
 
     /// What memory warnings cost.

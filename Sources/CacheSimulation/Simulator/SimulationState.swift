@@ -14,6 +14,8 @@ struct SimulationState<Policy: EvictionPolicy> {
     var inFlight: InFlight
     var warnings: WarningAccount
     var device: DeviceSession
+    /// With a network: times each detailed request (`RequestClock`).
+    var clock: RequestClock?
     /// The trace's next event.
     var nextEvent = 0
 
@@ -40,6 +42,9 @@ struct SimulationState<Policy: EvictionPolicy> {
             myMarket: trace.hasDetails && configuration.coalescing == .myMarketAsShipped ? MyMarketCoalescerModel() : nil)
         warnings = WarningAccount(configuration.warnings, start: trace.times.first ?? 0, keys: trace.keyCount)
         device = DeviceSession()
+        clock = trace.hasDetails ? configuration.network.map {
+            RequestClock(network: $0, costs: configuration.deviceCosts, keys: trace.keyCount, diskKeys: trace.diskKeyCount)
+        } : nil
         if trace.hasDetails, let model = configuration.device {
             device.footprint = DeviceFootprint(model)
             accounting.result.device = DeviceOutcome(device: model)
@@ -93,12 +98,14 @@ struct SimulationState<Policy: EvictionPolicy> {
     @inline(__always)
     mutating func detailedRequest(_ index: Int, key: TraceKey, cost: Int, size: Int, now: UInt64) {
         while inFlight.window.oldestIsDue { landOldest() }
+        clock?.advance(to: now)
         noteSessionRequest(at: now)
         accounting.bytesRequested &+= size
         let truth = (content: trace.contents[index], url: trace.urls[index])
         if tiers.memory.lookup(key, now: now) {
             accounting.hit(index, size: size, as: .memory)
             accounting.check(served: tiers.memoryHolds[Int(key)], truth: truth)
+            clock?.memoryHit()
             return
         }
         if inFlight.myMarket?.load(truth.url) == .drop { return accounting.unanswered(index, size: size) }
@@ -106,6 +113,7 @@ struct SimulationState<Policy: EvictionPolicy> {
             // A memory miss for a thumbnail in flight waits for it: answered as it is, stored once.
             accounting.hit(index, size: size, as: .joined)
             accounting.check(served: held, truth: truth)
+            clock?.joined(key, at: now)
             return
         }
         let originalKey = trace.diskKeys[index], thumbnailKey = trace.diskThumbnailKeys[index]
@@ -126,10 +134,14 @@ struct SimulationState<Policy: EvictionPolicy> {
             noteRefetch(key, size: size, fromOrigin: true)
             accounting.downloaded(index, picture: truth.content)
             download(index, originalKey, stores: plan.stores(after: .origin, fate).contains(.diskOriginal))
+            let host = trace.hosts[index]
+            clock?.originMiss(key, original: originalKey, host: host, bytes: size, cost: cost, at: now)
         case (.diskThumbnail, _), (.diskOriginal, _):
             accounting.diskHit(index, size: size)
             held = tiers.diskHolds[Int(source == .diskThumbnail ? thumbnailKey : originalKey)]
             accounting.check(served: held, truth: truth)
+            let read = source == .diskThumbnail ? trace.thumbnailSizes[index] : trace.originalDiskSizes[index]
+            clock?.diskHit(key, bytes: read, cost: cost, at: now)
             noteRefetch(key, size: size, fromOrigin: false)
         }
         let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: fate, held: held)
@@ -274,6 +286,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         result.peakMemoryCost = tiers.peakMemoryCost
         result.peakDiskBytes = tiers.peakDiskBytes
         result.diskEvictions = tiers.diskEvictions
+        if var clock { result.timeToImage = clock.finish() }
         return result
     }
 }

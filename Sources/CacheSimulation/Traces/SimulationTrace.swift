@@ -37,6 +37,8 @@ public struct SimulationTrace: Sendable {
     /// One more than the largest content id: the pictures a per-picture table must hold.
     public private(set) var contentCount = 0
     public private(set) var urls: [Int32] = []
+    /// The host each request's URL names (an id), for the clock's connections per host.
+    public private(set) var hosts: [Int32] = []
     /// and what a miss does.
     public private(set) var outcomes: [MissOutcome] = []
     /// Per disk key id, the bytes an entry file adds to its payload (key and trailer).
@@ -94,11 +96,12 @@ public struct SimulationTrace: Sendable {
         public var originalDiskBytes: Int?
         public var content: Int32
         public var url: Int32
+        public var host: Int32
         public var outcome: MissOutcome
 
         public init(
             diskKey: TraceKey, diskThumbnailKey: TraceKey = -1, thumbnailBytes: Int = 0, originalDiskBytes: Int? = nil,
-            content: Int32, url: Int32, outcome: MissOutcome = .store
+            content: Int32, url: Int32, host: Int32 = 0, outcome: MissOutcome = .store
         ) {
             self.diskKey = diskKey
             self.diskThumbnailKey = diskThumbnailKey
@@ -106,6 +109,7 @@ public struct SimulationTrace: Sendable {
             self.originalDiskBytes = originalDiskBytes
             self.content = content
             self.url = url
+            self.host = host
             self.outcome = outcome
         }
     }
@@ -153,6 +157,7 @@ public struct SimulationTrace: Sendable {
         contents.append(detail.content)
         contentCount = max(contentCount, Int(detail.content) + 1)
         urls.append(detail.url)
+        hosts.append(detail.host)
         outcomes.append(detail.outcome)
     }
 

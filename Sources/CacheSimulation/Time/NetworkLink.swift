@@ -1,0 +1,138 @@
+/// Transfers over one downlink on the simulator's clock (nanoseconds): each waits for a
+/// connection to its host, a handshake when the connection is new (TCP and TLS 1.3, two round
+/// trips), a round trip for its request, then shares the downlink equally with every transfer
+/// whose bytes are flowing, each capped by what loss allows one connection. Deterministic: the
+/// same transfers at the same times finish at the same times.
+struct NetworkLink {
+    let profile: NetworkProfile
+    let roundTrip: UInt64
+    /// The downlink, bytes a nanosecond.
+    let capacity: Double
+    /// What one connection carries at most under loss, bytes a nanosecond (Mathis et al. 1997:
+    /// MSS / RTT · √(3/2) / √p); infinite without loss.
+    let perConnection: Double
+    private(set) var now: UInt64 = 0
+    /// Transfers with a connection: their bytes flow from `flowsFrom`.
+    private var active: [Transfer] = []
+    /// By host id: its connections and the transfers waiting for one, oldest first.
+    private var hosts: [Host] = []
+    /// Bytes on the network so far.
+    private(set) var bytesCarried = 0
+
+    /// A connection left idle longer than this is closed (servers and URLSession drop idle
+    /// keep-alive connections within a minute or two).
+    static let idleTimeout: UInt64 = 60_000_000_000
+    static let segmentBytes = 1_460.0
+
+    struct Transfer {
+        let id: Int
+        let host: Int32
+        let bytes: Int
+        var remaining: Double
+        var flowsFrom: UInt64
+    }
+
+    private struct Host {
+        var open = 0
+        /// When each idle connection was last used, most recent last.
+        var idleSince: [UInt64] = []
+        /// HTTP/2: when the one connection's handshake ends.
+        var readyAt: UInt64 = 0
+        var queued: [Transfer] = []
+    }
+
+    init(_ profile: NetworkProfile) {
+        self.profile = profile
+        roundTrip = UInt64(profile.rttMilliseconds * 1_000_000)
+        capacity = profile.downlinkBitsPerSecond / 8 / 1e9
+        perConnection = profile.loss > 0 && roundTrip > 0
+            ? Self.segmentBytes / Double(roundTrip) * (1.5).squareRoot() / profile.loss.squareRoot() : .infinity
+    }
+
+    /// Asks for `bytes` from `host` at `time` (not before the link's `now`); `id` names it when it finishes.
+    mutating func start(_ id: Int, host: Int32, bytes: Int, at time: UInt64) {
+        precondition(time >= now, "the link's clock runs forward")
+        let transfer = Transfer(id: id, host: host, bytes: bytes, remaining: Double(max(bytes, 1)), flowsFrom: time)
+        let index = Int(host)
+        if index >= hosts.count { hosts += Array(repeating: Host(), count: index + 1 - hosts.count) }
+        switch profile.connections {
+        case .multiplexed:
+            if hosts[index].open == 0 || time > hosts[index].readyAt + Self.idleTimeout && !active.contains(where: { $0.host == host }) {
+                hosts[index].open = 1
+                hosts[index].readyAt = time + 2 * roundTrip
+            }
+            connect(transfer, at: max(time, hosts[index].readyAt))
+        case .perHost(let limit):
+            hosts[index].idleSince.removeAll { time - $0 > Self.idleTimeout }
+            hosts[index].open = activeCount(host) + hosts[index].idleSince.count
+            if hosts[index].idleSince.popLast() != nil {
+                connect(transfer, at: time)
+            } else if hosts[index].open < limit {
+                hosts[index].open += 1
+                connect(transfer, at: time + 2 * roundTrip)
+            } else {
+                hosts[index].queued.append(transfer)
+            }
+        }
+    }
+
+    /// On a connection from `ready`: its request goes out and the first byte is back a round trip later.
+    private mutating func connect(_ transfer: Transfer, at ready: UInt64) {
+        var transfer = transfer
+        transfer.flowsFrom = ready + roundTrip
+        active.append(transfer)
+    }
+
+    private func activeCount(_ host: Int32) -> Int { active.count { $0.host == host } }
+
+    /// Runs the clock to `time`, calling `finished` with each transfer that ends by then, in the
+    /// order they end, at the time they end (`now` during the call).
+    mutating func advance(to time: UInt64, finished: (Int, UInt64) -> Void) {
+        while now < time {
+            let flowing = active.count { $0.flowsFrom <= now }
+            let rate = flowing == 0 ? 0 : min(capacity / Double(flowing), perConnection)
+            var next = time
+            for transfer in active {
+                if transfer.flowsFrom > now {
+                    next = min(next, transfer.flowsFrom)
+                } else if rate > 0 {
+                    next = min(next, now + UInt64((transfer.remaining / rate).rounded(.up)))
+                }
+            }
+            let elapsed = Double(next - now)
+            for index in active.indices where active[index].flowsFrom <= now {
+                active[index].remaining -= rate * elapsed
+            }
+            now = next
+            // Ends, in the order the transfers were asked for (a tie ends in asking order).
+            var index = 0
+            while index < active.count {
+                let transfer = active[index]
+                guard transfer.flowsFrom <= now, transfer.remaining <= 0.5 else { index += 1; continue }
+                active.remove(at: index)
+                bytesCarried += transfer.bytes
+                release(transfer.host)
+                finished(transfer.id, now)
+            }
+        }
+    }
+
+    /// Runs until every transfer has ended.
+    mutating func drain(finished: (Int, UInt64) -> Void) {
+        while !active.isEmpty {
+            let soonest = active.map { $0.flowsFrom }.min() ?? now
+            advance(to: max(now, soonest) + max(roundTrip, 1_000_000) * 64, finished: finished)
+        }
+    }
+
+    /// A transfer ended: its connection takes the host's next queued transfer, or goes idle.
+    private mutating func release(_ host: Int32) {
+        guard case .perHost = profile.connections else { return }
+        let index = Int(host)
+        if !hosts[index].queued.isEmpty {
+            connect(hosts[index].queued.removeFirst(), at: now)
+        } else {
+            hosts[index].idleSince.append(now)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// How long requests waited for their image on the simulator's clock, overall and by where
+/// the image came from, with the bytes the network carried. Milliseconds.
+public struct TimeToImage: Sendable, Codable, Equatable {
+    public enum Tier: String, Sendable, Codable, CaseIterable {
+        case memory, joined, disk, origin
+
+        /// Its place among `allCases`, without building that array on every request.
+        var index: Int {
+            switch self {
+            case .memory: 0
+            case .joined: 1
+            case .disk: 2
+            case .origin: 3
+            }
+        }
+    }
+
+    /// The network profile's name (`NetworkProfile.name`) and its figures (`description`).
+    public var network: String
+    public var networkDetails: String
+    public var overall: Percentiles
+    /// By tier's raw value; tiers no request came from are absent.
+    public var byTier: [String: Percentiles]
+    public var networkBytes: Int
+
+    public struct Percentiles: Sendable, Codable, Equatable {
+        public var count: Int
+        public var p50: Double
+        public var p90: Double
+        public var p95: Double
+        public var p99: Double
+        public var mean: Double
+
+        /// Nearest-rank percentiles of `microseconds`, sorted.
+        init(sorted microseconds: [UInt32]) {
+            func at(_ percent: Int) -> Double {
+                guard !microseconds.isEmpty else { return 0 }
+                let rank = (percent * microseconds.count + 99) / 100
+                return Double(microseconds[max(rank, 1) - 1]) / 1000
+            }
+            count = microseconds.count
+            p50 = at(50)
+            p90 = at(90)
+            p95 = at(95)
+            p99 = at(99)
+            let total = microseconds.reduce(0) { $0 + Int($1) }
+            mean = count == 0 ? 0 : (Double(total) / Double(count)).rounded() / 1000
+        }
+    }
+}
+
+/// The clock's times as they are recorded: whole microseconds by tier, sorted once at the end
+/// for exact percentiles.
+struct TimeToImageRecorder {
+    private var byTier: [[UInt32]] = TimeToImage.Tier.allCases.map { _ in [] }
+
+    mutating func record(_ tier: TimeToImage.Tier, _ nanoseconds: UInt64) {
+        byTier[tier.index].append(UInt32(min(nanoseconds / 1_000, UInt64(UInt32.max))))
+    }
+
+    func summary(network: NetworkProfile, networkBytes: Int) -> TimeToImage {
+        var tiers: [String: TimeToImage.Percentiles] = [:]
+        for (tier, times) in zip(TimeToImage.Tier.allCases, byTier) where !times.isEmpty {
+            tiers[tier.rawValue] = .init(sorted: times.sorted())
+        }
+        let overall = TimeToImage.Percentiles(sorted: byTier.joined().sorted())
+        return TimeToImage(network: network.name, networkDetails: network.description, overall: overall, byTier: tiers, networkBytes: networkBytes)
+    }
+}

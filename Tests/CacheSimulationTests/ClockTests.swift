@@ -1,0 +1,140 @@
+import Testing
+@testable import CacheSimulation
+@testable import ImagePipeline
+
+@Suite("Network profiles")
+struct NetworkProfileTests {
+    @Test("presets by name, each with its source; the custom form read field by field")
+    func parsing() throws {
+        let slow = try NetworkProfile(parsing: "Slow-4G")
+        #expect(slow.rttMilliseconds == 150 && slow.downlinkBitsPerSecond == 1_638_400 && slow.source.contains("Lighthouse"))
+        #expect(Set(NetworkProfile.presets.map(\.name)).count == NetworkProfile.presets.count)
+        #expect(NetworkProfile.presets.allSatisfy { !$0.source.isEmpty && $0.rttMilliseconds > 0 && $0.downlinkBitsPerSecond > 0 })
+
+        let custom = try NetworkProfile(parsing: "rtt=80ms,down=2.5mbit,loss=0.02,connections=h2")
+        #expect(custom.rttMilliseconds == 80 && custom.downlinkBitsPerSecond == 2_500_000 && custom.loss == 0.02)
+        #expect(custom.connections == .multiplexed)
+        #expect(custom.description == "custom (80 ms, 2.5 Mbit/s, 2 % loss, http/2)")
+        #expect(try NetworkProfile(parsing: "down=700k,rtt=300").connections == .perHost(6))
+        #expect(try NetworkProfile(parsing: "rtt=10,down=1000000,connections=2").connections == .perHost(2))
+    }
+
+    @Test("a bad network names what is wrong", arguments: [
+        ("5g", NetworkProfileError.unknownPreset("5g")),
+        ("rtt=100", .missing("down")),
+        ("down=1m", .missing("rtt")),
+        ("rtt=100,rtt=50,down=1m", .repeated("rtt")),
+        ("rtt=100,down=1m,jitter=5", .unknownField("jitter")),
+        ("rtt=-1,down=1m", .outOfRange(field: "rtt", value: "-1", range: "0 to 60000 ms")),
+        ("rtt=100,down=fast", .outOfRange(field: "down", value: "fast", range: "1kbit to 100gbit a second")),
+        ("rtt=100,down=1m,loss=0.7", .outOfRange(field: "loss", value: "0.7", range: "0 up to 0.5 (a share of packets)")),
+        ("rtt=100,down=1m,connections=0", .outOfRange(field: "connections", value: "0", range: "1 to 64 per host, or h2")),
+        ("rtt=100,,down=1m", .malformed("")),
+    ])
+    func refusals(_ text: String, _ error: NetworkProfileError) {
+        #expect(throws: error) { try NetworkProfile(parsing: text) }
+    }
+}
+
+@Suite("The simulator's network link")
+struct NetworkLinkTests {
+    static let ms: UInt64 = 1_000_000
+    /// 100 ms round trips, 8 Mbit/s: a megabyte takes one second on its own.
+    static func profile(_ connections: NetworkProfile.ConnectionPooling = .perHost(6), loss: Double = 0) -> NetworkProfile {
+        NetworkProfile(name: "test", rttMilliseconds: 100, downlinkBitsPerSecond: 8e6, loss: loss, connections: connections, source: "test")
+    }
+
+    static func run(_ profile: NetworkProfile, _ transfers: [(id: Int, host: Int32, bytes: Int, at: UInt64)]) -> [Int: UInt64] {
+        var link = NetworkLink(profile)
+        var ended: [Int: UInt64] = [:]
+        for transfer in transfers {
+            link.advance(to: transfer.at) { ended[$0] = $1 }
+            link.start(transfer.id, host: transfer.host, bytes: transfer.bytes, at: transfer.at)
+        }
+        link.drain { ended[$0] = $1 }
+        return ended
+    }
+
+    @Test("a new connection costs two round trips, the request one, the bytes their share of the downlink")
+    func oneAndTwo() {
+        #expect(Self.run(Self.profile(), [(1, 0, 1_000_000, 0)]) == [1: 1_300 * Self.ms])
+        // Two at once share the downlink: each at half the rate.
+        #expect(Self.run(Self.profile(), [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 0)]) == [1: 2_300 * Self.ms, 2: 2_300 * Self.ms])
+        // The second starts flowing later and runs alone at the end.
+        let staggered = Self.run(Self.profile(), [(1, 0, 1_000_000, 0), (2, 1, 1_000_000, 500 * Self.ms)])
+        #expect(staggered == [1: 1_800 * Self.ms, 2: 2_300 * Self.ms])
+    }
+
+    @Test("a later transfer shares the downlink from its first byte, then runs alone")
+    func overlap() {
+        let ms = Self.ms
+        #expect(Self.run(Self.profile(), [(1, 0, 100_000, 0), (2, 0, 100_000, 60 * ms)]) == [1: 440 * ms, 2: 500 * ms])
+    }
+
+    @Test("one connection per host: the next waits for it and reuses it; an idle one closes after a minute")
+    func connectionLimit() {
+        let one = Self.profile(.perHost(1))
+        #expect(Self.run(one, [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 0)]) == [1: 1_300 * Self.ms, 2: 2_400 * Self.ms])
+        // Another host is another connection.
+        #expect(Self.run(one, [(1, 0, 1_000_000, 0), (2, 7, 1_000_000, 0)]) == [1: 2_300 * Self.ms, 2: 2_300 * Self.ms])
+        #expect(Self.run(one, [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 2_000 * Self.ms)]) == [1: 1_300 * Self.ms, 2: 3_100 * Self.ms])
+        #expect(Self.run(one, [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 100_000 * Self.ms)]) == [1: 1_300 * Self.ms, 2: 101_300 * Self.ms])
+    }
+
+    @Test("HTTP/2: one handshake for the host, every transfer on it at once")
+    func multiplexed() {
+        let h2 = Self.profile(.multiplexed)
+        let ended = Self.run(h2, [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 0), (3, 0, 1_000_000, 100 * Self.ms)])
+        // All three flow from 300 ms (the third waits for the handshake), a third of the rate each.
+        #expect(ended == [1: 3_300 * Self.ms, 2: 3_300 * Self.ms, 3: 3_300 * Self.ms])
+    }
+
+    @Test("loss caps what one connection carries (Mathis et al.)")
+    func loss() {
+        let lossy = Self.profile(loss: 0.01)
+        // 1,460 bytes a round trip × √1.5 / √0.01: 178,807 bytes a second, far under the 1 MB/s link.
+        let ended = Self.run(lossy, [(1, 0, 1_000_000, 0)])
+        let expected = 300 * Self.ms + UInt64((1_000_000 / (1_460 / 100_000_000.0 * 1.5.squareRoot() / 0.1)).rounded(.up))
+        #expect(ended[1] == expected)
+    }
+}
+
+@Suite("The simulator's clock")
+struct RequestClockTests {
+    static let network = NetworkProfile(name: "test", rttMilliseconds: 100, downlinkBitsPerSecond: 8e6, source: "test")
+
+    /// A time as the clock reports it: whole microseconds, in milliseconds.
+    static func recorded(_ nanoseconds: UInt64) -> Double { Double(nanoseconds / 1_000) / 1000 }
+
+    @Test("origin: handshake, request, bytes and decode; a repeat in flight waits for it; a later repeat is a hit that takes no time")
+    func simulated() throws {
+        var trace = DetailedSimulationTests.emptyTrace(keys: 2)
+        let ms: UInt64 = 1_000_000
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 0, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 50 * ms, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 1, cost: 30_000, size: 50_000, time: 60 * ms, detail: .init(diskKey: 1, content: 1, url: 1))
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 5_000 * ms, detail: .init(diskKey: 0, content: 0, url: 0))
+        var configuration = SimulationConfiguration(limits: unitLimits(1 << 30), policy: .lru, inFlight: 4, network: Self.network)
+        let result = CacheSimulator.run(trace, configuration)
+        let time = try #require(result.timeToImage)
+        let costs = DeviceCosts.thisMachine
+        let decode = costs.decodeNanoseconds(encodedBytes: 100_000, decodedBytes: 30_000)
+        // Alone on a new connection the first would take 300 ms + 100 ms of bytes; the second URL's
+        // transfer (another connection, from 360 ms) shares the downlink with it from then on.
+        let first = 300 * ms + 60 * ms + 40 * ms * 2 + decode
+        #expect(time.byTier["joined"]?.count == 1 && time.byTier["joined"]?.p50 == Self.recorded(first - 50 * ms))
+        #expect(time.byTier["memory"]?.count == 1 && time.byTier["memory"]?.p50 == 0)
+        // The second: 40 KB by the time the first ends, the last 10 KB alone; timed from its own arrival.
+        let second = 450 * ms + costs.decodeNanoseconds(encodedBytes: 50_000, decodedBytes: 30_000) - 60 * ms
+        #expect(time.byTier["origin"]?.count == 2 && time.byTier["origin"]?.p50 == Self.recorded(second))
+        #expect(time.byTier["origin"]?.p99 == Self.recorded(first))
+        #expect(time.overall.count == 4)
+        #expect(time.networkBytes == 150_000)
+        #expect(time.network == "test")
+
+        // The same trace and settings, the same times; no network, no clock.
+        #expect(CacheSimulator.run(trace, configuration).timeToImage == time)
+        configuration.network = nil
+        #expect(CacheSimulator.run(trace, configuration).timeToImage == nil)
+    }
+}
