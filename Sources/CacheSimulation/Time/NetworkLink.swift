@@ -88,6 +88,10 @@ struct NetworkLink {
     /// Runs the clock to `time`, calling `finished` with each transfer that ends by then, in the
     /// order they end, at the time they end (`now` during the call).
     mutating func advance(to time: UInt64, finished: (Int, UInt64) -> Void) {
+        guard !active.isEmpty else {
+            now = max(now, time)
+            return
+        }
         while now < time {
             let flowing = active.count { $0.flowsFrom <= now }
             let rate = flowing == 0 ? 0 : min(capacity / Double(flowing), perConnection)

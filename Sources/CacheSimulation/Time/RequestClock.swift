@@ -13,6 +13,8 @@ struct RequestClock {
     /// Thumbnails not made yet, by memory key: in a download, or ready at a known time.
     private var pending: [Pending?]
     private(set) var times = TimeToImageRecorder()
+    /// The transfers an advance of the link ended, kept between requests so none allocates.
+    private var ended: [(original: Int, at: UInt64)] = []
 
     struct Download {
         var waiters: [Waiter] = []
@@ -43,9 +45,8 @@ struct RequestClock {
     /// Everything due by `time` happens first.
     mutating func advance(to time: UInt64) {
         guard time > link.now else { return }
-        var ended: [(Int, UInt64)] = []
         link.advance(to: time) { ended.append(($0, $1)) }
-        for (original, at) in ended { downloaded(TraceKey(original), at: at) }
+        landEnded()
     }
 
     mutating func memoryHit() { times.record(.memory, 0) }
@@ -83,10 +84,15 @@ struct RequestClock {
 
     /// The end of the run: every transfer finishes.
     mutating func finish() -> TimeToImage {
-        var ended: [(Int, UInt64)] = []
         link.drain { ended.append(($0, $1)) }
-        for (original, at) in ended { downloaded(TraceKey(original), at: at) }
+        landEnded()
         return times.summary(network: link.profile, networkBytes: link.bytesCarried)
+    }
+
+    private mutating func landEnded() {
+        guard !ended.isEmpty else { return }
+        for (original, at) in ended { downloaded(TraceKey(original), at: at) }
+        ended.removeAll(keepingCapacity: true)
     }
 
     private mutating func downloaded(_ original: TraceKey, at time: UInt64) {

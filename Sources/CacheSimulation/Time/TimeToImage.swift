@@ -63,7 +63,11 @@ struct TimeToImageRecorder {
         for (tier, times) in zip(TimeToImage.Tier.allCases, byTier) where !times.isEmpty {
             tiers[tier.rawValue] = .init(sorted: times.sorted())
         }
-        let overall = TimeToImage.Percentiles(sorted: byTier.joined().sorted())
+        var all: [UInt32] = []
+        all.reserveCapacity(byTier.reduce(0) { $0 + $1.count })
+        for times in byTier { all += times }
+        all.sort()
+        let overall = TimeToImage.Percentiles(sorted: all)
         return TimeToImage(network: network.name, networkDetails: network.description, overall: overall, byTier: tiers, networkBytes: networkBytes)
     }
 }
