@@ -132,9 +132,25 @@ struct RequestClockTests {
         #expect(time.networkBytes == 150_000)
         #expect(time.network == "test")
 
+        #expect(time.neverShown == 0)
+
         // The same trace and settings, the same times; no network, no clock.
         #expect(CacheSimulator.run(trace, configuration).timeToImage == time)
         configuration.network = nil
         #expect(CacheSimulator.run(trace, configuration).timeToImage == nil)
+    }
+
+    @Test("a relaunch while images load: they are never shown, and the next launch connects anew")
+    func relaunch() throws {
+        var trace = DetailedSimulationTests.emptyTrace(keys: 2)
+        let ms: UInt64 = 1_000_000
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 0, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.appendReset(newDevice: false)
+        trace.append(key: 1, cost: 30_000, size: 100_000, time: 200 * ms, detail: .init(diskKey: 1, content: 1, url: 1))
+        let result = CacheSimulator.run(trace, SimulationConfiguration(limits: unitLimits(1 << 30), policy: .lru, network: Self.network))
+        let time = try #require(result.timeToImage)
+        #expect(time.neverShown == 1 && time.overall.count == 1 && time.networkBytes == 100_000)
+        let decode = DeviceCosts.thisMachine.decodeNanoseconds(encodedBytes: 100_000, decodedBytes: 30_000)
+        #expect(time.overall.p50 == Self.recorded(400 * ms + decode), "a new connection: three round trips and the bytes")
     }
 }

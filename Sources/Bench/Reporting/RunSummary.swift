@@ -17,7 +17,7 @@ public enum RunSummary {
         var lines: [String] = []
         let datasets = datasetLines(results.simulations)
         if !datasets.isEmpty {
-            lines.append("Hits from either tier, default settings against the best deployable policy at their size:")
+            lines.append("Hits from either tier (and time to image, where timed), default settings against the best deployable policy at their size:")
             lines += datasets
         }
         let apps = appLines(results.apps ?? [])
@@ -62,6 +62,9 @@ public enum RunSummary {
             }
             var line = "  " + pad(trace, nameWidth) + "  \(first.policy) " + percent(first.result.combinedHitRatio)
                 + " at " + ByteSize.format(first.memoryBytes)
+            if let time = first.result.timeToImage {
+                line += String(format: ", image p50 %.0f ms p95 %.0f ms", time.overall.p50, time.overall.p95) + " on \(time.network)"
+            }
             if let best = peers.max(by: { $0.result.combinedHitRatio < $1.result.combinedHitRatio }), best.policy != first.policy,
                best.result.combinedHitRatio > first.result.combinedHitRatio {
                 line += ";  best \(best.policy) " + percent(best.result.combinedHitRatio)

@@ -246,6 +246,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         case .memoryWarning(let level):
             if configuration.warnings == .trace { warn(level, now: now) }
         case .relaunch, .newDevice:
+            clock?.processEnded(at: now)
             endSession()
             restartProcess()
             if event == .newDevice {

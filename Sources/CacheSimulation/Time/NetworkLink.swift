@@ -121,6 +121,12 @@ struct NetworkLink {
         }
     }
 
+    /// The app's process ended: its connections close and its transfers stop, unfinished.
+    mutating func processEnded() {
+        active.removeAll()
+        hosts.removeAll()
+    }
+
     /// Runs until every transfer has ended.
     mutating func drain(finished: (Int, UInt64) -> Void) {
         while !active.isEmpty {

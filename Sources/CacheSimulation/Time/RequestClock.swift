@@ -82,6 +82,19 @@ struct RequestClock {
         }
     }
 
+    /// The app's process ended (a relaunch, another device): what it was still loading is never
+    /// shown; its thumbnails being decoded are lost with it.
+    mutating func processEnded(at time: UInt64) {
+        advance(to: time)
+        for index in downloads.indices {
+            guard let download = downloads[index] else { continue }
+            times.neverShown += download.waiters.reduce(0) { $0 + 1 + $1.joined.count }
+            downloads[index] = nil
+        }
+        for index in pending.indices { pending[index] = nil }
+        link.processEnded()
+    }
+
     /// The end of the run: every transfer finishes.
     mutating func finish() -> TimeToImage {
         link.drain { ended.append(($0, $1)) }

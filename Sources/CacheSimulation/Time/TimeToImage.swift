@@ -22,6 +22,9 @@ public struct TimeToImage: Sendable, Codable, Equatable {
     /// By tier's raw value; tiers no request came from are absent.
     public var byTier: [String: Percentiles]
     public var networkBytes: Int
+    /// Requests whose image was still loading when the app's process ended (a relaunch, the
+    /// next session): never shown, so not among the times.
+    public var neverShown: Int
 
     public struct Percentiles: Sendable, Codable, Equatable {
         public var count: Int
@@ -53,6 +56,7 @@ public struct TimeToImage: Sendable, Codable, Equatable {
 /// for exact percentiles.
 struct TimeToImageRecorder {
     private var byTier: [[UInt32]] = TimeToImage.Tier.allCases.map { _ in [] }
+    var neverShown = 0
 
     mutating func record(_ tier: TimeToImage.Tier, _ nanoseconds: UInt64) {
         byTier[tier.index].append(UInt32(min(nanoseconds / 1_000, UInt64(UInt32.max))))
@@ -68,6 +72,8 @@ struct TimeToImageRecorder {
         for times in byTier { all += times }
         all.sort()
         let overall = TimeToImage.Percentiles(sorted: all)
-        return TimeToImage(network: network.name, networkDetails: network.description, overall: overall, byTier: tiers, networkBytes: networkBytes)
+        return TimeToImage(
+            network: network.name, networkDetails: network.description, overall: overall, byTier: tiers, networkBytes: networkBytes,
+            neverShown: neverShown)
     }
 }
