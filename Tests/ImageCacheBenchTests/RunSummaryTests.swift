@@ -14,6 +14,7 @@ struct RunSummaryTests {
         matrix.policies = [.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .lirs, .wTinyLFULibCacheSim]
         matrix.memorySizes = [.bytes(2 << 20)]
         matrix.bounds = false
+        matrix.network = NetworkProfile.presets.first { $0.name == "slow-4g" }
         results.simulations = workload.map { matrix.run([$0]) } ?? []
         return results
     }()
@@ -32,6 +33,10 @@ struct RunSummaryTests {
         let first = try #require(Self.results.simulations.first)
         #expect(dataset.contains("\(first.policy) " + String(format: "%.1f%%", first.result.combinedHitRatio * 100)))
         #expect(!RunSummary.referenceVariants.contains { dataset.contains("best \($0) ") }, "\(dataset)")
+        // Its time to image, under a heading that names the network.
+        let time = try #require(first.result.timeToImage)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("Time to image on slow-4g") })
+        #expect(lines[heading + 1].contains("vanilladin-small") && lines[heading + 1].contains(String(format: "%.0f ms / %.0f ms", time.overall.p50, time.overall.p95)), "\(lines[heading + 1])")
         // ArticleProject's costliest defect is its disk key, by the wrong images its fix alone removes.
         let apps = try #require(Self.results.apps)
         let shipped = try #require(apps.first { $0.preset == "articleproject-as-shipped" && $0.fixedDefect == nil })

@@ -17,8 +17,13 @@ public enum RunSummary {
         var lines: [String] = []
         let datasets = datasetLines(results.simulations)
         if !datasets.isEmpty {
-            lines.append("Hits from either tier (and time to image, where timed), default settings against the best deployable policy at their size:")
+            lines.append("Hits from either tier, default settings against the best deployable policy at their size:")
             lines += datasets
+        }
+        let times = timeLines(results.simulations)
+        if let network = results.simulations.first(where: { $0.result.timeToImage != nil })?.result.timeToImage?.network, !times.isEmpty {
+            lines.append("Time to image on \(network), default settings (p50 / p95; images still loading when the app ended):")
+            lines += times
         }
         let apps = appLines(results.apps ?? [])
         if !apps.isEmpty {
@@ -62,9 +67,6 @@ public enum RunSummary {
             }
             var line = "  " + pad(trace, nameWidth) + "  \(first.policy) " + percent(first.result.combinedHitRatio)
                 + " at " + ByteSize.format(first.memoryBytes)
-            if let time = first.result.timeToImage {
-                line += String(format: ", image p50 %.0f ms p95 %.0f ms", time.overall.p50, time.overall.p95) + " on \(time.network)"
-            }
             if let best = peers.max(by: { $0.result.combinedHitRatio < $1.result.combinedHitRatio }), best.policy != first.policy,
                best.result.combinedHitRatio > first.result.combinedHitRatio {
                 line += ";  best \(best.policy) " + percent(best.result.combinedHitRatio)
@@ -73,6 +75,18 @@ public enum RunSummary {
                 line += ";  no deployable policy does better"
             }
             return line
+        }
+    }
+
+    /// Per dataset, its first row's time to image, when that row was timed.
+    static func timeLines(_ rows: [SimulationRow]) -> [String] {
+        var seen: Set<String> = []
+        let firsts = rows.filter { seen.insert($0.trace).inserted }
+        let nameWidth = min(firsts.map(\.trace.count).max() ?? 0, 28)
+        return firsts.compactMap { row in
+            guard let time = row.result.timeToImage else { return nil }
+            return "  " + pad(row.trace, nameWidth) + String(format: "  %.0f ms / %.0f ms", time.overall.p50, time.overall.p95)
+                + (time.neverShown > 0 ? "; \(time.neverShown) never shown" : "")
         }
     }
 
