@@ -98,10 +98,12 @@ struct OriginServerTests {
 
     @Test("a request queued behind a busy pool fails as noConnectionAvailable, not as a slow server")
     func poolExhausted() async throws {
-        let origin = try await startOrigin()
-        let fetcher = HTTPImageFetcher(.init(connectionsPerHost: 1, connectTimeout: .milliseconds(300)))
-        // A stalled answer holds the one connection for far longer than the pool's
-        // timeout: under a loaded machine the timer may fire late, never first.
+        let origin = try await startOrigin(stall: .seconds(120))
+        // The pool's timer runs on an event loop that other tests' origins keep busy (in a full run
+        // it fired seconds late), so nothing else may end first: the held request's read and head
+        // timeouts outlast its stall, and the queued one's head timeout outlasts any such delay.
+        let fetcher = HTTPImageFetcher(.init(
+            connectionsPerHost: 1, connectTimeout: .milliseconds(300), headTimeout: .seconds(600), readTimeout: .seconds(600)))
         let stalled = origin.url(for: ImageDescriptor(contentID: 9, width: 64, height: 64, format: .png), fault: .stall)
         let holding = Task { try await fetcher.fetch(stalled) }
         #expect(await eventually { origin.statistics.requests == 1 })
