@@ -87,6 +87,9 @@ struct NetworkLinkTests {
         let ended = Self.run(h2, [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 0), (3, 0, 1_000_000, 100 * Self.ms)])
         // All three flow from 300 ms (the third waits for the handshake), a third of the rate each.
         #expect(ended == [1: 3_300 * Self.ms, 2: 3_300 * Self.ms, 3: 3_300 * Self.ms])
+        // The connection is kept a minute after its last transfer, then made again.
+        #expect(Self.run(h2, [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 61_000 * Self.ms)]) == [1: 1_300 * Self.ms, 2: 62_100 * Self.ms])
+        #expect(Self.run(h2, [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 61_400 * Self.ms)]) == [1: 1_300 * Self.ms, 2: 62_700 * Self.ms])
     }
 
     @Test("loss caps what one connection carries (Mathis et al.)")

@@ -61,6 +61,20 @@ struct PluggedTiersTests {
         #expect(decoder.decodes == 2)
     }
 
+    @Test("a decoder whose image is not what it says is refused as corrupt, never stored")
+    func malformedDecoder() async throws {
+        struct Short: ImageDecoding {
+            func thumbnail(_ data: Data, fitting request: ThumbnailRequest) throws -> DecodedImage {
+                DecodedImage(width: 2, height: 2, bands: 3, pixels: Data([1, 2, 3]), source: ImageHeader(format: .png, width: 2, height: 2, byteCount: data.count))
+            }
+        }
+        let pipeline = try ImagePipeline(.init(thumbnailer: Short()), fetcher: ScriptedFetcher(fallback: .data(Data([1]))))
+        await #expect(throws: DecodingError.corrupt(.png, detail: "the decoder made 2×2×3 pixels in 3 bytes")) {
+            try await pipeline.image(for: request("https://img.example/d"))
+        }
+        #expect(pipeline.memoryCache.count == 0)
+    }
+
     @Test("the pipeline forgets the keys of thumbnails your tier let go of, and still invalidates those it holds")
     func forgetsWhatTheTierLetGo() async throws {
         let tier = DictionaryImageCache(limit: 8)

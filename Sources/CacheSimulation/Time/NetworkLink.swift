@@ -33,12 +33,12 @@ struct NetworkLink {
     }
 
     private struct Host {
-        var open = 0
-        /// When each idle connection was last used, most recent last.
+        /// HTTP/1.1: when each idle connection was last used, most recent last.
         var idleSince: [UInt64] = []
-        /// HTTP/2: when the one connection's handshake ends.
-        var readyAt: UInt64 = 0
         var queued: [Transfer] = []
+        /// HTTP/2: when the one connection's handshake ends (nil: none yet), and when its last transfer ended.
+        var readyAt: UInt64?
+        var lastEnded: UInt64 = 0
     }
 
     init(_ profile: NetworkProfile) {
@@ -57,18 +57,17 @@ struct NetworkLink {
         if index >= hosts.count { hosts += Array(repeating: Host(), count: index + 1 - hosts.count) }
         switch profile.connections {
         case .multiplexed:
-            if hosts[index].open == 0 || time > hosts[index].readyAt + Self.idleTimeout && !active.contains(where: { $0.host == host }) {
-                hosts[index].open = 1
-                hosts[index].readyAt = time + 2 * roundTrip
+            let connection = hosts[index].readyAt.flatMap { ready in
+                active.contains { $0.host == host } || time - max(ready, hosts[index].lastEnded) <= Self.idleTimeout ? ready : nil
             }
-            connect(transfer, at: max(time, hosts[index].readyAt))
+            let ready = connection ?? time + 2 * roundTrip
+            hosts[index].readyAt = ready
+            connect(transfer, at: max(time, ready))
         case .perHost(let limit):
             hosts[index].idleSince.removeAll { time - $0 > Self.idleTimeout }
-            hosts[index].open = activeCount(host) + hosts[index].idleSince.count
             if hosts[index].idleSince.popLast() != nil {
                 connect(transfer, at: time)
-            } else if hosts[index].open < limit {
-                hosts[index].open += 1
+            } else if active.count(where: { $0.host == host }) < limit {
                 connect(transfer, at: time + 2 * roundTrip)
             } else {
                 hosts[index].queued.append(transfer)
@@ -82,8 +81,6 @@ struct NetworkLink {
         transfer.flowsFrom = ready + roundTrip
         active.append(transfer)
     }
-
-    private func activeCount(_ host: Int32) -> Int { active.count { $0.host == host } }
 
     /// Runs the clock to `time`, calling `finished` with each transfer that ends by then, in the
     /// order they end, at the time they end (`now` during the call).
@@ -137,8 +134,11 @@ struct NetworkLink {
 
     /// A transfer ended: its connection takes the host's next queued transfer, or goes idle.
     private mutating func release(_ host: Int32) {
-        guard case .perHost = profile.connections else { return }
         let index = Int(host)
+        guard case .perHost = profile.connections else {
+            hosts[index].lastEnded = now
+            return
+        }
         if !hosts[index].queued.isEmpty {
             connect(hosts[index].queued.removeFirst(), at: now)
         } else {

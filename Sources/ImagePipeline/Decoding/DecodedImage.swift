@@ -12,12 +12,10 @@ public struct DecodedImage: Sendable {
     /// What the thumbnail was made from.
     public let source: ImageHeader
 
-    /// A decoder of your own (`ImageDecoding`) makes its images with this; `pixels` must hold
-    /// `width * height * bands` bytes.
+    /// A decoder of your own (`ImageDecoding`) makes its images with this: 3 or 4 bands, `pixels`
+    /// holding `width * height * bands` bytes. The pipeline refuses one that does not
+    /// (`DecodingError.corrupt`), so a wrong decoder never puts a wrong cost in memory.
     public init(width: Int, height: Int, bands: Int, pixels: Data, source: ImageHeader) {
-        precondition(bands == 3 || bands == 4, "an image has 3 bands (RGB) or 4 (RGBA), not \(bands)")
-        precondition(width > 0 && height > 0 && pixels.count == width * height * bands,
-                     "\(width)×\(height)×\(bands) pixels are \(width * height * bands) bytes, not \(pixels.count)")
         self.width = width
         self.height = height
         self.bands = bands
@@ -26,6 +24,11 @@ public struct DecodedImage: Sendable {
     }
 
     public var hasAlpha: Bool { bands == 4 }
+
+    /// Whether it is what this type promises: a picture, 3 or 4 bands, every pixel's bytes.
+    public var isWellFormed: Bool {
+        (bands == 3 || bands == 4) && width > 0 && height > 0 && pixels.count == width * height * bands
+    }
 
     /// What the image costs in memory: its decoded pixel bytes, the figure a
     /// memory cache must limit (encoded size understates it ten-fold or more).

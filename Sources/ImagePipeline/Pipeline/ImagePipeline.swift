@@ -286,10 +286,18 @@ public final class ImagePipeline: Sendable {
         let queue = decodeQueue
         let image = try await decodeSlots.withPermit {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DecodedImage, any Error>) in
-                queue.async { continuation.resume(with: Result { try thumbnailer.thumbnail(data, fitting: box) }) }
+                queue.async { continuation.resume(with: Result { try Self.checked(thumbnailer.thumbnail(data, fitting: box)) }) }
             }
         }
         timings.decode = ContinuousClock.now - start
+        return image
+    }
+
+    /// A decoder's image, refused when it is not what `DecodedImage` promises (a decoder of a user's own).
+    private static func checked(_ image: DecodedImage) throws(DecodingError) -> DecodedImage {
+        guard image.isWellFormed else {
+            throw .corrupt(image.source.format, detail: "the decoder made \(image.width)×\(image.height)×\(image.bands) pixels in \(image.pixels.count) bytes")
+        }
         return image
     }
 
