@@ -76,6 +76,7 @@ let package = Package(
             dependencies: [
                 "ImagePipeline", "ImageSynthesis",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict

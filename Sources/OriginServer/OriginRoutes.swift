@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ImagePipeline
 import NIOCore
+import NIOPosix
 import ImageSynthesis
 
 /// The handlers behind `OriginServer`, and what they counted.
@@ -117,7 +118,7 @@ final class OriginRoutes: Sendable {
             counters.withLock { $0.faultsServed += 1 }
             if let response = try await faultResponse(fault, descriptor) { return response }
         }
-        let (data, made) = try store.image(descriptor)
+        let (data, made) = try await storedImage(descriptor)
         if made { counters.withLock { $0.imagesSynthesised += 1 } }
         return imageResponse(data, descriptor, contentType: descriptor.contentType)
     }
@@ -134,15 +135,15 @@ final class OriginRoutes: Sendable {
         case .htmlBody:
             return text(.ok, "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>", "text/html; charset=utf-8")
         case .wrongContentType:
-            return imageResponse(try store.image(descriptor).0, descriptor, contentType: "text/plain")
+            return imageResponse(try await storedImage(descriptor).0, descriptor, contentType: "text/plain")
         case .truncated:
-            let data = try store.image(descriptor).0
+            let data = try await storedImage(descriptor).0
             return streamed(data, declaredLength: data.count, cutAt: data.count / 2, pause: nil)
         case .reset:
-            let data = try store.image(descriptor).0
+            let data = try await storedImage(descriptor).0
             return streamed(data, declaredLength: nil, cutAt: data.count / 3, pause: nil)
         case .slowDrip:
-            let data = try store.image(descriptor).0
+            let data = try await storedImage(descriptor).0
             return streamed(data, declaredLength: data.count, cutAt: nil, pause: .milliseconds(20))
         case .stall:
             try await Task.sleep(for: configuration.stall)
@@ -150,6 +151,13 @@ final class OriginRoutes: Sendable {
         case .bomb:
             return Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: HostileImages.pngHeader(claimingWidth: 50_000, height: 50_000))))
         }
+    }
+
+    /// Reading or making an image runs on NIO's blocking-work pool: synthesis takes up to
+    /// hundreds of milliseconds, which on Swift's cooperative threads would hold up every
+    /// other task in the process (the fetcher's timers and the tests' own) until it ends.
+    private func storedImage(_ descriptor: ImageDescriptor) async throws -> (Data, made: Bool) {
+        try await NIOThreadPool.singleton.runIfActive { [store] in try store.image(descriptor) }
     }
 
     private func imageResponse(_ data: Data, _ descriptor: ImageDescriptor, contentType: String) -> Response {
