@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // libvips, through a header of plain functions wrapping its variadic calls.
@@ -90,7 +91,9 @@ let package = Package(
         ),
         // Simulation traces, the simulator, offline bounds, synthetic and binary traces,
         // recorded workloads turned into simulation traces.
-        .target(name: "CacheSimulation", dependencies: ["ImagePipeline", "Workloads"], swiftSettings: strict),
+        .target(
+            name: "CacheSimulation",
+            dependencies: ["ImagePipeline", "Workloads", .product(name: "HeapModule", package: "swift-collections")], swiftSettings: strict),
         // The bench: matrices, live replay, stress, reliability, the suite, gate, reports.
         .target(
             name: "Bench",

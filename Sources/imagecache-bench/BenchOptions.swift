@@ -86,7 +86,7 @@ struct CacheOptions: ParsableArguments {
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Requests in flight together, as an app loading a screen at once (0: each lands before the next).",
-        discussion: "A miss's thumbnail reaches the tiers, oldest first, once more than N/3 later misses and joins have come or sooner when the window is full; a request for a thumbnail in flight joins it. `replay --concurrency N` is compared with this model."))
+        discussion: "A miss's thumbnail reaches the tiers, oldest first, once more than N/3 later misses and joins have come or sooner when the window is full; a request for a thumbnail in flight joins it. `replay --concurrency N` is compared with this model. With --network, time decides instead: a thumbnail lands when it is ready, and N is the app's limit on requests waiting for images (0: none)."))
     var inFlight = 0
 
     @Option(help: ArgumentHelp(
@@ -101,7 +101,7 @@ struct CacheOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "The network the images come over (recorded traces): none, a preset (slow-4g, regular-3g, 3g, 3g-fast, 4g, lte, cable, wifi) or rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2].",
-        discussion: "Each run keeps a clock: time to image per request, p50/p95 by tier, on that network and this machine's decode and disk costs (docs/TIME.md)."))
+        discussion: "Each run keeps a clock: joins and landings follow from time, and each request is timed from its trace time to its image, p50/p95 by tier, on that network and this machine's decode and disk costs (docs/TIME.md)."))
     var network = "none"
 
     func validate() throws {

@@ -51,7 +51,7 @@ struct NetworkLinkTests {
             link.advance(to: transfer.at) { ended[$0] = $1 }
             link.start(transfer.id, host: transfer.host, bytes: transfer.bytes, at: transfer.at)
         }
-        link.drain { ended[$0] = $1 }
+        while link.isBusy { link.advance(to: .max, stoppingAtAnEnd: true) { ended[$0] = $1 } }
         return ended
     }
 
@@ -143,7 +143,7 @@ struct RequestClockTests {
         #expect(CacheSimulator.run(trace, configuration).timeToImage == nil)
     }
 
-    @Test("a relaunch while images load: they are never shown, and the next launch connects anew")
+    @Test("a relaunch lets the launch's images finish, as the live replay does; the next launch connects anew")
     func relaunch() throws {
         var trace = DetailedSimulationTests.emptyTrace(keys: 2)
         let ms: UInt64 = 1_000_000
@@ -152,8 +152,54 @@ struct RequestClockTests {
         trace.append(key: 1, cost: 30_000, size: 100_000, time: 200 * ms, detail: .init(diskKey: 1, content: 1, url: 1))
         let result = CacheSimulator.run(trace, SimulationConfiguration(limits: unitLimits(1 << 30), policy: .lru, network: Self.network))
         let time = try #require(result.timeToImage)
-        #expect(time.neverShown == 1 && time.overall.count == 1 && time.networkBytes == 100_000)
+        #expect(time.neverShown == 0 && time.overall.count == 2 && time.networkBytes == 200_000)
         let decode = DeviceCosts.thisMachine.decodeNanoseconds(encodedBytes: 100_000, decodedBytes: 30_000)
-        #expect(time.overall.p50 == Self.recorded(400 * ms + decode), "a new connection: three round trips and the bytes")
+        // Each on a new connection: three round trips and the bytes, then the decode; the second
+        // starts once the first launch's image is ready, and is timed from its trace time.
+        #expect(time.overall.p50 == Self.recorded(400 * ms + decode))
+        #expect(time.overall.p99 == Self.recorded(400 * ms + decode - 200 * ms + 400 * ms + decode))
+    }
+
+    @Test("on the clock, time decides: a repeat joins only while its thumbnail is on the way, an original is on disk from its transfer's end, and the app's limit holds requests back")
+    func decisionsByTime() throws {
+        let ms: UInt64 = 1_000_000
+        var trace = DetailedSimulationTests.emptyTrace(keys: 4)
+        // URL 0 at one size (key 0) and two others (keys 2, 3); URL 1 (key 1).
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 0, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 2, cost: 20_000, size: 100_000, time: 350 * ms, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 380 * ms, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 3, cost: 10_000, size: 100_000, time: 401 * ms, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 500 * ms, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 1, cost: 30_000, size: 100_000, time: 501 * ms, detail: .init(diskKey: 1, content: 1, url: 1))
+        func run(_ inFlight: Int) -> CacheSimulator.Answered {
+            CacheSimulator.answers(trace, SimulationConfiguration(
+                limits: unitLimits(1 << 30), policy: .lru, disk: .init(byteLimit: 1 << 30), inFlight: inFlight, network: Self.network))
+        }
+        // URL 0's transfer ends at 400 ms: key 2 asks before and shares it, the repeat of key 0
+        // joins its flight, key 3 finds the original on disk a millisecond after; by 500 ms key 0
+        // is decoded and in memory. No limit on requests in flight.
+        let free = run(0)
+        #expect(free.answers == [.origin, .origin, .joined, .disk, .memory, .origin])
+        #expect(free.sharedDownloads == 1)
+        let decode = DeviceCosts.thisMachine.decodeNanoseconds(encodedBytes: 100_000, decodedBytes: 30_000)
+        let joined = try #require(free.result.timeToImage?.byTier["joined"])
+        #expect(joined.count == 1 && joined.p50 == Self.recorded(400 * ms + decode - 380 * ms))
+        // One request at a time: each starts once the one before has its image, so nothing joins
+        // or shares; key 2 starts after key 0's original is on disk and reads it.
+        let one = run(1)
+        #expect(one.answers == [.origin, .disk, .memory, .disk, .memory, .origin])
+        #expect(one.sharedDownloads == 0)
+        // URL 1 waits for the keys before it, then reuses the first connection (kept alive): one
+        // round trip and the bytes, timed from its trace time; the wait counts.
+        let origin = try #require(one.result.timeToImage?.byTier["origin"])
+        let memory = try #require(one.result.timeToImage?.byTier["memory"])
+        let disk = DeviceCosts.thisMachine.diskReadNanoseconds(bytes: 100_000)
+        let secondDecode = DeviceCosts.thisMachine.decodeNanoseconds(encodedBytes: 100_000, decodedBytes: 20_000)
+        // Key 0 ready at 400 ms + its decode; key 2 reads and decodes after it; key 0's repeat
+        // (asked at 380 ms) is a hit then, having waited; key 3 is ready before 500 ms, when key 0
+        // is a hit at once, and URL 1 starts at its own time.
+        let secondReady = 400 * ms + decode + disk + secondDecode
+        #expect(memory.count == 2 && memory.p50 == 0 && memory.p99 == Self.recorded(secondReady - 380 * ms))
+        #expect(origin.count == 2 && origin.p50 == Self.recorded(200 * ms + decode) && origin.p99 == Self.recorded(400 * ms + decode))
     }
 }

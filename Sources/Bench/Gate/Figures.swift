@@ -6,14 +6,15 @@ extension BenchResults {
         figures.removeAll()
         for row in simulations {
             let id = "simulate/\(row.trace)/\(row.keyStrategy)/\(row.policy)/m\(row.memoryBytes)/d\(row.diskBytes.map(String.init) ?? "none")/\(row.warnings)/\(row.reaction)"
+                + (row.network.map { "/" + $0 } ?? "")
             add(Figure(id + "/hitRatio", row.result.hitRatio, better: .higher))
             add(Figure(id + "/combinedHitRatio", row.result.combinedHitRatio, better: .higher))
             add(Figure(id + "/bytesDownloaded", Double(row.result.bytesDownloaded), better: .lower))
             add(Figure(id + "/wrongImages", Double(row.result.wrongImages), better: .lower))
             add(Figure(id + "/staleImages", Double(row.result.staleImages), better: .lower))
             if let time = row.result.timeToImage {
-                add(Figure(id + "/\(time.network)/timeToImageP50", time.overall.p50, better: .lower))
-                add(Figure(id + "/\(time.network)/timeToImageP95", time.overall.p95, better: .lower))
+                add(Figure(id + "/timeToImageP50", time.overall.p50, better: .lower))
+                add(Figure(id + "/timeToImageP95", time.overall.p95, better: .lower))
             }
         }
         for row in keyComparisons {

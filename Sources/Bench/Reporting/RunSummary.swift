@@ -63,7 +63,7 @@ public enum RunSummary {
             guard let rows = byTrace[trace], let first = rows.first else { return nil }
             let peers = rows.filter {
                 $0.keyStrategy == first.keyStrategy && $0.memoryBytes == first.memoryBytes && $0.diskBytes == first.diskBytes
-                    && !referenceVariants.contains($0.policy)
+                    && $0.network == first.network && !referenceVariants.contains($0.policy)
             }
             var line = "  " + pad(trace, nameWidth) + "  \(first.policy) " + percent(first.result.combinedHitRatio)
                 + " at " + ByteSize.format(first.memoryBytes)
@@ -78,10 +78,10 @@ public enum RunSummary {
         }
     }
 
-    /// Per dataset, its first row's time to image, when that row was timed.
+    /// Per dataset, its first timed row's time to image.
     static func timeLines(_ rows: [SimulationRow]) -> [String] {
         var seen: Set<String> = []
-        let firsts = rows.filter { seen.insert($0.trace).inserted }
+        let firsts = rows.filter { $0.network != nil && seen.insert($0.trace).inserted }
         let nameWidth = min(firsts.map(\.trace.count).max() ?? 0, 28)
         return firsts.compactMap { row in
             guard let time = row.result.timeToImage else { return nil }

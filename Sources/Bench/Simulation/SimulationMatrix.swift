@@ -151,7 +151,7 @@ public struct SimulationMatrix: Sendable {
                 trace: inputs[cell.trace].name, keyStrategy: strategy,
                 memoryBytes: memoryBytes, diskBytes: diskBytes, reaction: reactions[cell.reaction].description,
                 warnings: warnings.description, inFlight: inFlight > 1 ? inFlight : nil, inObservedOrder: observedOrder == nil ? nil : true,
-                stripes: stripes.count > 1 ? stripes.count : nil, result: result,
+                stripes: stripes.count > 1 ? stripes.count : nil, network: result.timeToImage?.network, result: result,
                 seconds: (ContinuousClock.now - start).seconds)
         }
         guard bounds else { return rows }
@@ -205,6 +205,8 @@ public struct SimulationRow: Codable, Sendable {
     public var inObservedOrder: Bool?
     /// The memory tier's stripes; nil for one.
     public var stripes: Int?
+    /// The network profile's name when the run kept a clock (`SimulationResult.timeToImage`); nil without.
+    public var network: String?
     public var result: SimulationResult
     public var seconds: Double
     public var bounds: OfflineBoundsRow?

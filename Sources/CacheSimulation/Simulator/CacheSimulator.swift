@@ -28,6 +28,8 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// is in flight at a time, its original landing on disk when the next
     /// starts, and another size of the URL asked for before then shares it.
     /// 0 or 1: each request lands before the next starts.
+    /// With a `network`, time decides instead (`RequestClock`): a thumbnail lands when it is
+    /// ready, and this is the app's limit on requests waiting for images (0: none).
     public var inFlight: Int
     /// How memory misses for one URL share a download.
     public var coalescing: FetchCoalescing
@@ -36,8 +38,9 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// The phone the app runs on (detailed traces): its footprint brings warnings and ends
     /// the app past the limit (`DeviceFootprint`); nil for a phone with memory to spare.
     public var device: DeviceModel?
-    /// With a network, the run keeps a clock and times every request (`SimulationResult.timeToImage`;
-    /// detailed traces): transfers on this network, decodes and disk reads at `deviceCosts`.
+    /// With a network, the run keeps a clock (detailed traces): joins and landings follow from
+    /// time, and every request is timed (`SimulationResult.timeToImage`): transfers on this
+    /// network, decodes and disk reads at `deviceCosts`.
     public var network: NetworkProfile?
     public var deviceCosts = DeviceCosts.thisMachine
 

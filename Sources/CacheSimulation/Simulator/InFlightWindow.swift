@@ -14,7 +14,8 @@ struct InFlightWindow {
         let key: TraceKey
         let cost: Int
         let size: Int
-        let now: UInt64
+        /// When the request started; once landed on the clock, when it landed.
+        var now: UInt64
         let source: TierPlan.Source
         let fate: TierPlan.Fate
         /// The picture it shows (content id and source URL).

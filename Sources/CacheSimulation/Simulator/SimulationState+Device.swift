@@ -29,6 +29,7 @@ extension SimulationState {
     mutating func endProcess(losing landing: Landing) {
         accounting.lost(landing.index, joiners: landing.joiners)
         for other in inFlight.window.removeAll() { accounting.lost(other.index, joiners: other.joiners) }
+        for other in clock?.abandon() ?? [] { accounting.lost(other.index, joiners: other.joiners) }
         inFlight.downloads.removeAll()
         endedProcess()
     }

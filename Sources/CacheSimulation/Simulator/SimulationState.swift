@@ -14,7 +14,8 @@ struct SimulationState<Policy: EvictionPolicy> {
     var inFlight: InFlight
     var warnings: WarningAccount
     var device: DeviceSession
-    /// With a network: times each detailed request (`RequestClock`).
+    /// With a network: the in-flight model on a clock, which times each detailed request and
+    /// decides joins and landings by time (`RequestClock`) in place of `inFlight`'s windows.
     var clock: RequestClock?
     /// The trace's next event.
     var nextEvent = 0
@@ -36,14 +37,17 @@ struct SimulationState<Policy: EvictionPolicy> {
         self.configuration = configuration
         tiers = SimulatedTiers(trace: trace, configuration: configuration, policy: policy)
         accounting = RequestAccounting(result: SimulationResult(policy: configuration.policy.description), pictures: trace.contentCount)
-        let window = InFlightWindow(capacity: trace.hasDetails ? max(configuration.inFlight, 1) : 1, keys: trace.keyCount)
+        let clocked = trace.hasDetails && configuration.network != nil
+        let window = InFlightWindow(capacity: trace.hasDetails && !clocked ? max(configuration.inFlight, 1) : 1, keys: trace.keyCount)
         inFlight = InFlight(
             window: window, downloads: DownloadWindow(originals: window.capacity > 1 ? trace.diskKeyCount : 0),
             myMarket: trace.hasDetails && configuration.coalescing == .myMarketAsShipped ? MyMarketCoalescerModel() : nil)
         warnings = WarningAccount(configuration.warnings, start: trace.times.first ?? 0, keys: trace.keyCount)
         device = DeviceSession()
-        clock = trace.hasDetails ? configuration.network.map {
-            RequestClock(network: $0, costs: configuration.deviceCosts, keys: trace.keyCount, diskKeys: trace.diskKeyCount)
+        clock = clocked ? configuration.network.map {
+            RequestClock(
+                network: $0, costs: configuration.deviceCosts, limit: configuration.inFlight,
+                coalesces: configuration.coalescing == .perWaiter, keys: trace.keyCount, diskKeys: trace.diskKeyCount)
         } : nil
         if trace.hasDetails, let model = configuration.device {
             device.footprint = DeviceFootprint(model)
@@ -94,12 +98,12 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// A recorded request, step by step as `ImagePipeline` takes it: memory,
     /// then the disk entries the plan names, then the origin; what it leaves
     /// behind is the plan's decision for where it came from and its fate,
-    /// landing at once or, with `inFlight`, when the window says it is due.
+    /// landing at once or, with `inFlight`, when the window says it is due,
+    /// or on a clock, when its image is ready.
     @inline(__always)
-    mutating func detailedRequest(_ index: Int, key: TraceKey, cost: Int, size: Int, now: UInt64) {
-        while inFlight.window.oldestIsDue { landOldest() }
-        clock?.advance(to: now)
-        noteSessionRequest(at: now)
+    mutating func detailedRequest(_ index: Int, key: TraceKey, cost: Int, size: Int, now arrival: UInt64) {
+        noteSessionRequest(at: arrival)
+        let now = start(at: arrival)
         accounting.bytesRequested &+= size
         let truth = (content: trace.contents[index], url: trace.urls[index])
         if tiers.memory.lookup(key, now: now) {
@@ -109,11 +113,10 @@ struct SimulationState<Policy: EvictionPolicy> {
             return
         }
         if inFlight.myMarket?.load(truth.url) == .drop { return accounting.unanswered(index, size: size) }
-        if configuration.coalescing == .perWaiter, let held = inFlight.window.join(key) {
+        if configuration.coalescing == .perWaiter, let held = clock == nil ? inFlight.window.join(key) : clock!.join(key) {
             // A memory miss for a thumbnail in flight waits for it: answered as it is, stored once.
             accounting.hit(index, size: size, as: .joined)
             accounting.check(served: held, truth: truth)
-            clock?.joined(key, at: now)
             return
         }
         let originalKey = trace.diskKeys[index], thumbnailKey = trace.diskThumbnailKeys[index]
@@ -133,27 +136,59 @@ struct SimulationState<Policy: EvictionPolicy> {
         case (.origin, _):
             noteRefetch(key, size: size, fromOrigin: true)
             accounting.downloaded(index, picture: truth.content)
-            download(index, originalKey, stores: plan.stores(after: .origin, fate).contains(.diskOriginal))
-            let host = trace.hosts[index]
-            clock?.originMiss(key, original: originalKey, host: host, bytes: size, cost: cost, at: now)
+            let storesOriginal = plan.stores(after: .origin, fate).contains(.diskOriginal)
+            if clock != nil {
+                let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: fate, held: held)
+                let shared = clock!.download(landing, original: originalKey, host: trace.hosts[index], bytes: size, storesOriginal: storesOriginal)
+                if shared { accounting.sharedDownloads += 1 }
+                return
+            }
+            download(index, originalKey, stores: storesOriginal)
         case (.diskThumbnail, _), (.diskOriginal, _):
             accounting.diskHit(index, size: size)
             held = tiers.diskHolds[Int(source == .diskThumbnail ? thumbnailKey : originalKey)]
             accounting.check(served: held, truth: truth)
-            let read = source == .diskThumbnail ? trace.thumbnailSizes[index] : trace.originalDiskSizes[index]
-            clock?.diskHit(key, bytes: read, cost: cost, at: now)
             noteRefetch(key, size: size, fromOrigin: false)
         }
         let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: fate, held: held)
+        if clock != nil {
+            return clock!.read(landing, bytes: source == .diskThumbnail ? trace.thumbnailSizes[index] : trace.originalDiskSizes[index])
+        }
         guard inFlight.window.capacity > 1 else { return land(landing) }
         inFlight.window.add(landing)
+    }
+
+    /// When a request asked for at `arrival` starts: then, or on a clock once the app has a
+    /// place for it; what is due by then lands first.
+    @inline(__always)
+    mutating func start(at arrival: UInt64) -> UInt64 {
+        guard clock != nil else {
+            while inFlight.window.oldestIsDue { landOldest() }
+            return arrival
+        }
+        landOnClock(by: arrival)
+        while clock!.isFull, let event = clock!.next(by: .max) { land(event) }
+        return clock!.start(at: arrival)
+    }
+
+    /// Everything the clock says lands by `time`, in the order it lands.
+    mutating func landOnClock(by time: UInt64) {
+        while let event = clock?.next(by: time) { land(event) }
+    }
+
+    mutating func land(_ event: RequestClock.Event) {
+        switch event {
+        case .original(let index): landOriginal(index)
+        case .thumbnail(let landing): land(landing)
+        }
     }
 
     /// Stores the decoded thumbnail where the plan says (the original went to disk with the download).
     @inline(__always)
     mutating func land(_ landing: Landing) {
         // Its image is decoded beside what memory holds and the other images in flight.
-        let verdict = device.footprint?.decoded(held: tiers.memory.totalCost, decoding: landing.cost &+ inFlight.window.pendingCost) ?? .none
+        let inFlightCost = clock?.pendingCost ?? inFlight.window.pendingCost
+        let verdict = device.footprint?.decoded(held: tiers.memory.totalCost, decoding: landing.cost &+ inFlightCost) ?? .none
         store(landing, tiers.plan.stores(after: landing.source, landing.fate))
         switch verdict {
         case .none: break
@@ -219,6 +254,7 @@ struct SimulationState<Policy: EvictionPolicy> {
 
     /// Lands every request in flight (before an event, and at the end).
     mutating func landAll() {
+        landOnClock(by: .max)
         while !inFlight.window.isEmpty { landOldest() }
         while inFlight.downloads.oldestRequest != nil { landOldestDownload() }
     }
@@ -246,7 +282,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         case .memoryWarning(let level):
             if configuration.warnings == .trace { warn(level, now: now) }
         case .relaunch, .newDevice:
-            clock?.processEnded(at: now)
+            clock?.processEnded()
             endSession()
             restartProcess()
             if event == .newDevice {
@@ -287,7 +323,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         result.peakMemoryCost = tiers.peakMemoryCost
         result.peakDiskBytes = tiers.peakDiskBytes
         result.diskEvictions = tiers.diskEvictions
-        if var clock { result.timeToImage = clock.finish() }
+        if let clock { result.timeToImage = clock.finish() }
         return result
     }
 }

@@ -82,9 +82,13 @@ struct NetworkLink {
         active.append(transfer)
     }
 
+    /// Whether a transfer is waiting for its bytes or receiving them.
+    var isBusy: Bool { !active.isEmpty }
+
     /// Runs the clock to `time`, calling `finished` with each transfer that ends by then, in the
-    /// order they end, at the time they end (`now` during the call).
-    mutating func advance(to time: UInt64, finished: (Int, UInt64) -> Void) {
+    /// order they end, at the time they end (`now` during the call); with `stoppingAtAnEnd`, only
+    /// until the first moment a transfer ends.
+    mutating func advance(to time: UInt64, stoppingAtAnEnd: Bool = false, finished: (Int, UInt64) -> Void) {
         guard !active.isEmpty else {
             now = max(now, time)
             return
@@ -106,7 +110,7 @@ struct NetworkLink {
             }
             now = next
             // Ends, in the order the transfers were asked for (a tie ends in asking order).
-            var index = 0
+            var index = 0, ended = false
             while index < active.count {
                 let transfer = active[index]
                 guard transfer.flowsFrom <= now, transfer.remaining <= 0.5 else { index += 1; continue }
@@ -114,7 +118,9 @@ struct NetworkLink {
                 bytesCarried += transfer.bytes
                 release(transfer.host)
                 finished(transfer.id, now)
+                ended = true
             }
+            if ended && stoppingAtAnEnd { return }
         }
     }
 
@@ -122,14 +128,6 @@ struct NetworkLink {
     mutating func processEnded() {
         active.removeAll()
         hosts.removeAll()
-    }
-
-    /// Runs until every transfer has ended.
-    mutating func drain(finished: (Int, UInt64) -> Void) {
-        while !active.isEmpty {
-            let soonest = active.map { $0.flowsFrom }.min() ?? now
-            advance(to: max(now, soonest) + max(roundTrip, 1_000_000) * 64, finished: finished)
-        }
     }
 
     /// A transfer ended: its connection takes the host's next queued transfer, or goes idle.

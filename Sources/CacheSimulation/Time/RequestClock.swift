@@ -1,122 +1,253 @@
-/// Time to image on the simulator's clock, request by request: a memory hit takes none; a disk
-/// hit its read and its decode; an origin miss its transfer on the `NetworkLink` and its decode;
-/// a join waits for the thumbnail it joined. Decodes queue for the device's decode width.
-/// Requests arrive at their trace times. The tiers' decisions are the simulator's; the clock
-/// times them.
+import HeapModule
+import ImagePipeline
+
+/// With a network, the in-flight model on the simulator's clock: what is in flight, and when
+/// each thumbnail lands, follow from time. A request starts at its trace time, or later when
+/// the app already has `limit` requests waiting for images (a join waits too), and never before
+/// the request before it. It is timed from its trace time, when the app asked, so a wait for a
+/// place counts; once started:
+/// - a memory hit takes no time;
+/// - a disk hit its read, then its decode;
+/// - an origin miss its transfer on the `NetworkLink`, then its decode; another size of a URL
+///   asked for while its original downloads shares the transfer;
+/// - a miss for a thumbnail in flight joins it and waits for it.
+/// Decodes queue for the device's decode width. The state takes what lands from `next(by:)`, in
+/// the order of time: an original on disk when its transfer ends, a thumbnail when it is decoded.
 struct RequestClock {
+    typealias Landing = InFlightWindow.Landing
+
     var link: NetworkLink
     let costs: DeviceCosts
+    /// The app's limit on requests waiting for images; 0: none.
+    let limit: Int
+    /// Whether a miss joins a thumbnail in flight and shares a download (`FetchCoalescing.perWaiter`).
+    let coalesces: Bool
+    /// When the last thing happened: a request started, or something landed.
+    private(set) var now: UInt64 = 0
+    /// When the request that started last was asked for.
+    private var arrival: UInt64 = 0
+    /// Requests waiting for images, joins included.
+    private(set) var occupied = 0
+    /// Costs of the thumbnails in flight.
+    private(set) var pendingCost = 0
+    private(set) var times = TimeToImageRecorder()
     /// When each of the decode queue's places is next free.
     private var decodeFreeAt: [UInt64]
-    /// Downloads on the link by their original's disk key, with who waits for them.
-    private var downloads: [Download?]
-    /// Thumbnails not made yet, by memory key: in a download, or ready at a known time.
-    private var pending: [Pending?]
-    private(set) var times = TimeToImageRecorder()
-    /// The transfers an advance of the link ended, kept between requests so none allocates.
-    private var ended: [(original: Int, at: UInt64)] = []
+    /// Thumbnails in flight, in places reused once they land.
+    private var flights: [Flight?] = []
+    private var freeFlights: [Int32] = []
+    /// Per memory key, its thumbnail in flight (-1: none), when misses join.
+    private var flightByKey: [Int32]
+    /// Transfers on the link by their id, in places reused once they end.
+    private var downloads: [Download] = []
+    private var freeDownloads: [Int32] = []
+    /// Per original's disk key, its transfer (-1: none), when misses share one.
+    private var downloadByOriginal: [Int32]
+    /// Thumbnails whose ready time is known, soonest first.
+    private var ready = Heap<Ready>()
+    /// Originals whose transfer ended and which go to disk, by the request that asked first.
+    private var originalsLanded: [(index: Int, at: UInt64)] = []
+    private var originalsTaken = 0
+    /// The transfers an advance of the link ended, kept between calls so none allocates.
+    private var ended: [(id: Int, at: UInt64)] = []
 
-    struct Download {
-        var waiters: [Waiter] = []
-    }
-
-    struct Waiter {
-        let key: TraceKey
+    private struct Flight {
+        var landing: Landing
+        /// When its request was asked for.
         let arrival: UInt64
         let decode: UInt64
         let tier: TimeToImage.Tier
-        /// Requests that joined this thumbnail, by arrival.
+        /// When the requests that joined it were asked for.
         var joined: [UInt64] = []
     }
 
-    enum Pending {
-        case downloading(original: TraceKey, waiter: Int)
-        case readyAt(UInt64)
+    private struct Download {
+        var flights: [Int32] = []
+        var original: TraceKey = -1
+        /// The request whose original goes to disk when the transfer ends; -1: none does.
+        var storesFor = -1
     }
 
-    init(network: NetworkProfile, costs: DeviceCosts, keys: Int, diskKeys: Int) {
+    private struct Ready: Comparable {
+        let at: UInt64
+        /// The request, so two thumbnails ready at once land in request order.
+        let index: Int
+        let flight: Int32
+        static func < (a: Ready, b: Ready) -> Bool { (a.at, a.index) < (b.at, b.index) }
+    }
+
+    /// What lands next.
+    enum Event {
+        /// Request `index`'s download ended and its original goes to disk.
+        case original(index: Int)
+        /// A thumbnail is ready, with the time in `now`.
+        case thumbnail(Landing)
+    }
+
+    init(network: NetworkProfile, costs: DeviceCosts, limit: Int, coalesces: Bool, keys: Int, diskKeys: Int) {
         link = NetworkLink(network)
-        downloads = Array(repeating: nil, count: diskKeys)
-        pending = Array(repeating: nil, count: keys)
         self.costs = costs
+        self.limit = max(limit, 0)
+        self.coalesces = coalesces
         decodeFreeAt = Array(repeating: 0, count: max(costs.decodeWidth, 1))
+        flightByKey = coalesces ? Array(repeating: -1, count: keys) : []
+        downloadByOriginal = coalesces ? Array(repeating: -1, count: diskKeys) : []
     }
 
-    /// Everything due by `time` happens first.
-    mutating func advance(to time: UInt64) {
-        guard time > link.now else { return }
-        link.advance(to: time) { ended.append(($0, $1)) }
-        landEnded()
+    /// Whether the next request must wait for something to land first.
+    var isFull: Bool { limit > 0 && occupied >= limit }
+
+    /// The next request, asked for at `arrival`, starts: returns when.
+    mutating func start(at arrival: UInt64) -> UInt64 {
+        self.arrival = arrival
+        now = max(now, arrival)
+        return now
     }
 
-    mutating func memoryHit() { times.record(.memory, 0) }
+    mutating func memoryHit() { times.record(.memory, now - arrival) }
 
-    mutating func diskHit(_ key: TraceKey, bytes: Int, cost: Int, at arrival: UInt64) {
-        let read = costs.diskReadNanoseconds(bytes: bytes)
-        let ready = decoded(from: arrival + read, taking: costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: cost))
-        times.record(.disk, ready - arrival)
-        pending[Int(key)] = .readyAt(ready)
+    /// A memory miss for `key` joins its thumbnail in flight, when there is one: the picture it will show.
+    mutating func join(_ key: TraceKey) -> (content: Int32, url: Int32)? {
+        guard coalesces, case let flight = flightByKey[Int(key)], flight >= 0 else { return nil }
+        flights[Int(flight)]!.joined.append(arrival)
+        flights[Int(flight)]!.landing.joiners += 1
+        occupied += 1
+        return flights[Int(flight)]!.landing.held
     }
 
-    /// An origin miss: a new transfer of its original, or a place in one on the link already.
-    mutating func originMiss(_ key: TraceKey, original: TraceKey, host: Int32, bytes: Int, cost: Int, at arrival: UInt64) {
-        let waiter = Waiter(key: key, arrival: arrival, decode: costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: cost), tier: .origin)
-        let slot = Int(original)
-        if downloads[slot] == nil {
-            downloads[slot] = Download()
-            link.start(slot, host: host, bytes: bytes, at: max(arrival, link.now))
+    /// A disk hit: read `bytes`, then decode.
+    mutating func read(_ landing: Landing, bytes: Int) {
+        let decode = costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: landing.cost)
+        let flight = add(Flight(landing: landing, arrival: arrival, decode: decode, tier: .disk))
+        schedule(flight, decodableFrom: now + costs.diskReadNanoseconds(bytes: bytes))
+    }
+
+    /// An origin miss: `bytes` of `original` from `host`, then decode. Returns whether it shared
+    /// a transfer already on the link. `storesOriginal`: its original goes to disk when it ends.
+    mutating func download(_ landing: Landing, original: TraceKey, host: Int32, bytes: Int, storesOriginal: Bool) -> Bool {
+        let decode = costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: landing.cost)
+        let flight = add(Flight(landing: landing, arrival: arrival, decode: decode, tier: .origin))
+        if coalesces, original >= 0, case let shared = downloadByOriginal[Int(original)], shared >= 0 {
+            downloads[Int(shared)].flights.append(flight)
+            return true
         }
-        downloads[slot]!.waiters.append(waiter)
-        pending[Int(key)] = .downloading(original: original, waiter: downloads[slot]!.waiters.count - 1)
+        var download = Download()
+        download.flights.append(flight)
+        download.original = coalesces ? original : -1
+        download.storesFor = storesOriginal && original >= 0 ? landing.index : -1
+        let id: Int
+        if let free = freeDownloads.popLast() {
+            id = Int(free)
+            downloads[id] = download
+        } else {
+            id = downloads.count
+            downloads.append(download)
+        }
+        if download.original >= 0 { downloadByOriginal[Int(original)] = Int32(id) }
+        link.start(id, host: host, bytes: bytes, at: max(now, link.now))
+        return false
     }
 
-    /// A memory miss for a thumbnail being made: it waits for it.
-    mutating func joined(_ key: TraceKey, at arrival: UInt64) {
-        switch pending[Int(key)] {
-        case .downloading(let original, let waiter)?:
-            downloads[Int(original)]?.waiters[waiter].joined.append(arrival)
-        case .readyAt(let ready)?:
-            times.record(.joined, ready > arrival ? ready - arrival : 0)
-        case nil:
-            times.record(.joined, 0)
+    /// The next thing to land by `time`, at the time it lands (`now`); nil when nothing does.
+    /// `time` `.max`: whatever lands next, however late.
+    mutating func next(by time: UInt64) -> Event? {
+        while true {
+            if originalsTaken < originalsLanded.count {
+                let original = originalsLanded[originalsTaken]
+                originalsTaken += 1
+                if originalsTaken == originalsLanded.count {
+                    originalsLanded.removeAll(keepingCapacity: true)
+                    originalsTaken = 0
+                }
+                now = max(now, original.at)
+                return .original(index: original.index)
+            }
+            let soonest = ready.min?.at ?? .max
+            let bound = min(soonest, time)
+            if link.isBusy, bound > link.now {
+                link.advance(to: bound, stoppingAtAnEnd: true) { ended.append(($0, $1)) }
+                if !ended.isEmpty {
+                    for (id, at) in ended { transferEnded(id, at: at) }
+                    ended.removeAll(keepingCapacity: true)
+                    continue
+                }
+            }
+            guard soonest <= time, let due = ready.popMin() else { return nil }
+            now = max(now, due.at)
+            return .thumbnail(landed(due.flight, at: due.at))
         }
     }
 
-    /// The app's process ended (a relaunch, another device): what it was still loading is never
-    /// shown; its thumbnails being decoded are lost with it.
-    mutating func processEnded(at time: UInt64) {
-        advance(to: time)
-        for index in downloads.indices {
-            guard let download = downloads[index] else { continue }
-            times.neverShown += download.waiters.reduce(0) { $0 + 1 + $1.joined.count }
-            downloads[index] = nil
-        }
-        for index in pending.indices { pending[index] = nil }
+    /// Every thumbnail in flight, which will never land: the app was ended. Its transfers stop.
+    mutating func abandon() -> [Landing] {
+        let lost = flights.compactMap { $0?.landing }
+        times.neverShown += lost.reduce(0) { $0 + 1 + $1.joiners }
+        processEnded()
+        return lost
+    }
+
+    /// The app's process ended with nothing in flight: its connections close.
+    mutating func processEnded() {
         link.processEnded()
+        flights.removeAll()
+        freeFlights.removeAll()
+        downloads.removeAll()
+        freeDownloads.removeAll()
+        ready = Heap()
+        originalsLanded.removeAll()
+        originalsTaken = 0
+        for index in flightByKey.indices { flightByKey[index] = -1 }
+        for index in downloadByOriginal.indices { downloadByOriginal[index] = -1 }
+        occupied = 0
+        pendingCost = 0
     }
 
-    /// The end of the run: every transfer finishes.
-    mutating func finish() -> TimeToImage {
-        link.drain { ended.append(($0, $1)) }
-        landEnded()
-        return times.summary(network: link.profile, networkBytes: link.bytesCarried)
+    /// The end of the run, with nothing left in flight.
+    func finish() -> TimeToImage {
+        times.summary(network: link.profile, networkBytes: link.bytesCarried)
     }
 
-    private mutating func landEnded() {
-        guard !ended.isEmpty else { return }
-        for (original, at) in ended { downloaded(TraceKey(original), at: at) }
-        ended.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func downloaded(_ original: TraceKey, at time: UInt64) {
-        guard let download = downloads[Int(original)] else { return }
-        downloads[Int(original)] = nil
-        for waiter in download.waiters {
-            let ready = decoded(from: time, taking: waiter.decode)
-            times.record(waiter.tier, ready - waiter.arrival)
-            for arrival in waiter.joined { times.record(.joined, ready - arrival) }
-            pending[Int(waiter.key)] = .readyAt(ready)
+    private mutating func add(_ flight: Flight) -> Int32 {
+        occupied += 1
+        pendingCost += flight.landing.cost
+        let place: Int32
+        if let free = freeFlights.popLast() {
+            place = free
+            flights[Int(place)] = flight
+        } else {
+            place = Int32(flights.count)
+            flights.append(flight)
         }
+        if coalesces { flightByKey[Int(flight.landing.key)] = place }
+        return place
+    }
+
+    private mutating func schedule(_ flight: Int32, decodableFrom time: UInt64) {
+        let at = decoded(from: time, taking: flights[Int(flight)]!.decode)
+        ready.insert(Ready(at: at, index: flights[Int(flight)]!.landing.index, flight: flight))
+    }
+
+    private mutating func transferEnded(_ id: Int, at time: UInt64) {
+        let download = downloads[id]
+        if download.original >= 0 { downloadByOriginal[Int(download.original)] = -1 }
+        if download.storesFor >= 0 { originalsLanded.append((download.storesFor, time)) }
+        for flight in download.flights { schedule(flight, decodableFrom: time) }
+        downloads[id] = Download()
+        freeDownloads.append(Int32(id))
+    }
+
+    /// The flight's thumbnail is ready at `time`: its requests and their joiners are timed.
+    private mutating func landed(_ place: Int32, at time: UInt64) -> Landing {
+        guard var flight = flights[Int(place)] else { preconditionFailure("a flight lands once") }
+        times.record(flight.tier, time - flight.arrival)
+        for arrival in flight.joined { times.record(.joined, time - arrival) }
+        occupied -= 1 + flight.joined.count
+        pendingCost -= flight.landing.cost
+        if coalesces, flightByKey[Int(flight.landing.key)] == place { flightByKey[Int(flight.landing.key)] = -1 }
+        flights[Int(place)] = nil
+        freeFlights.append(place)
+        flight.landing.now = time
+        return flight.landing
     }
 
     /// When a decode that can start at `ready` ends, at the first free place of the queue.
