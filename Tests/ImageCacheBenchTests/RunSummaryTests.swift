@@ -36,7 +36,7 @@ struct RunSummaryTests {
         // Its time to image, under a heading that names the network.
         let time = try #require(first.result.timeToImage)
         let heading = try #require(lines.firstIndex { $0.hasPrefix("Time to image on slow-4g") })
-        #expect(lines[heading + 1].contains("vanilladin-small") && lines[heading + 1].contains(String(format: "%.0f ms / %.0f ms", time.overall.p50, time.overall.p95)), "\(lines[heading + 1])")
+        #expect(lines[heading + 1].contains("vanilladin-small") && lines[heading + 1].contains(RunSummary.duration(time.overall.p50) + " / " + RunSummary.duration(time.overall.p95)), "\(lines[heading + 1])")
         // ArticleProject's costliest defect is its disk key, by the wrong images its fix alone removes.
         let apps = try #require(Self.results.apps)
         let shipped = try #require(apps.first { $0.preset == "articleproject-as-shipped" && $0.fixedDefect == nil })
@@ -44,6 +44,26 @@ struct RunSummaryTests {
         let removed = shipped.wrongImages - diskKeyFixed.wrongImages
         #expect(removed > 0)
         #expect(lines.contains { $0.contains("articleproject-as-shipped") && $0.contains("disk-key: \(removed) wrong images") }, "\(lines)")
+    }
+
+    @Test("on a network, each app as shipped against the fixed pipeline in time to image; times said in ms, s, or as the cap")
+    func appTimes() throws {
+        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path)
+        var results = BenchResults(command: "test")
+        results.apps = AppComparison.run([workload], network: .suiteDefault)
+        let apps = try #require(results.apps)
+        let shipped = try #require(apps.first { $0.preset == "vanilladin-as-shipped" && $0.fixedDefect == nil })
+        let fixed = try #require(apps.first { $0.preset == "fixed" })
+        let (shippedTime, fixedTime) = (try #require(shipped.timeToImage), try #require(fixed.timeToImage))
+        // Hits are the untimed run's: the same as without a network.
+        #expect(AppComparison.run([workload]).map(\.hitRatio) == apps.map(\.hitRatio))
+        let lines = RunSummary.lines(results)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("Time to image on slow-4g, the apps as shipped") })
+        let expected = RunSummary.duration(shippedTime.overall.p50) + ", " + RunSummary.duration(shippedTime.overall.p95) + " → fixed "
+            + RunSummary.duration(fixedTime.overall.p50) + ", " + RunSummary.duration(fixedTime.overall.p95)
+        #expect(lines[heading + 1].contains("vanilladin-as-shipped") && lines[heading + 1].hasSuffix(expected), "\(lines[heading + 1])")
+        #expect(RunSummary.duration(812.4) == "812 ms" && RunSummary.duration(1_260) == "1.3 s" && RunSummary.duration(98_779) == "99 s")
+        #expect(RunSummary.duration(Double(UInt32.max) / 1000) == "over 71 min")
     }
 
     @Test("a run judged against a baseline says so in its summary, naming what regressed")

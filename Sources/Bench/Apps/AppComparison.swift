@@ -43,6 +43,10 @@ public struct AppComparisonRow: Codable, Sendable, Equatable {
     public var sessions: Int
     public var lostRequests: Int
     public var peakFootprintBytes: Int
+    /// Time to image on a network: the same pipeline run again with a clock
+    /// (`SimulationConfiguration.network`), where time decides joins and landings; the row's other
+    /// figures are the untimed run's, comparable with the live ports' and the policies'. nil without.
+    public var timeToImage: TimeToImage?
 
     init(trace: String, app: String, preset: String, fixedDefect: String?, _ result: SimulationResult) {
         self.trace = trace
@@ -80,9 +84,12 @@ public struct AppComparisonRow: Codable, Sendable, Equatable {
 public enum AppComparison {
     /// Rows per workload: each as-shipped preset, then it with each defect
     /// fixed, then the fixed pipeline. A workload of no known app (the mix)
-    /// gives none. On `device` (by default the phones of the apps' years) unless it is nil.
+    /// gives none. On `device` (by default the phones of the apps' years) unless it is nil; with
+    /// a `network`, each row also has its time to image there (`AppComparisonRow.timeToImage`; the
+    /// presets' loads at once are then the app's limit on requests waiting for images).
     public static func run(
-        _ workloads: [RecordedWorkload], device: DeviceModel? = .appsDefault, progress: ProgressLine = ProgressLine()
+        _ workloads: [RecordedWorkload], device: DeviceModel? = .appsDefault, network: NetworkProfile? = nil,
+        progress: ProgressLine = ProgressLine()
     ) -> [AppComparisonRow] {
         struct Cell: Sendable {
             let workload: Int
@@ -116,9 +123,14 @@ public enum AppComparison {
             let trace = traces[Keyed(workload: cell.workload, shape: cell.preset.traceShape)]!
             var configuration = cell.preset.configuration
             configuration.device = device
-            let result = CacheSimulator.run(trace, configuration)
-            return AppComparisonRow(
-                trace: workload.name, app: workload.header.app, preset: cell.label, fixedDefect: cell.defect, result)
+            var row = AppComparisonRow(
+                trace: workload.name, app: workload.header.app, preset: cell.label, fixedDefect: cell.defect,
+                CacheSimulator.run(trace, configuration))
+            if let network {
+                configuration.network = network
+                row.timeToImage = CacheSimulator.run(trace, configuration).timeToImage
+            }
+            return row
         }
     }
 }

@@ -10,6 +10,8 @@ public struct AppsJob: Sendable {
     public var store = Recording.defaultStore
     /// The phone the simulated apps run on, as typed.
     public var device = DeviceModel.appsDefault.name
+    /// The network the simulated apps load over, as typed ("none": no clock).
+    public var network = NetworkProfile.suiteDefault.name
 
     public init() {}
 
@@ -30,7 +32,7 @@ public struct AppsJob: Sendable {
         }
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
-        results.apps = AppComparison.run(loaded, device: try SettingParsing.device(device))
+        results.apps = AppComparison.run(loaded, device: try SettingParsing.device(device), network: try SettingParsing.network(network))
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
         if liveSessions > 0 {

@@ -48,6 +48,10 @@ extension BenchResults {
                 add(Figure(id + "/lostRequests", Double(row.lostRequests), better: .lower))
                 add(Figure(id + "/peakFootprintBytes", Double(row.peakFootprintBytes), better: .lower))
             }
+            if let time = row.timeToImage {
+                add(Figure(id + "/\(time.network)/timeToImageP50", time.overall.p50, better: .lower))
+                add(Figure(id + "/\(time.network)/timeToImageP95", time.overall.p95, better: .lower))
+            }
         }
         for report in replays {
             let id = "replay/\(report.trace)"

@@ -3,6 +3,9 @@ import Foundation
 extension ReportTables {
     /// Every run of `imagecache-bench apps`: the apps as shipped, each with one defect fixed, and the fixed pipeline.
     public static func apps(_ rows: [AppComparisonRow], style: ReportStyle = .human) -> TextTable {
+        // The network's name in the header: a row's time means little without it.
+        let network = rows.lazy.compactMap(\.timeToImage).first?.network
+        let timeColumns: [(String, TextTable.Alignment)] = network.map { [("image p50 ms on " + $0, .right), ("image p95 ms", .right)] } ?? []
         var table = TextTable([
             ("trace", .left), ("preset", .left), ("defect fixed", .left), ("memory hit", .right), ("disk hit", .right),
             ("either", .right), ("wrong images", .right), ("stale", .right), ("unanswered", .right), ("duplicate downloads", .right),
@@ -10,9 +13,10 @@ extension ReportTables {
             (style == .human ? "peak disk MB" : "peak disk bytes", .right), ("warnings", .right), ("recovered", .right),
             ("mean recovery s", .right), ("device", .left), ("app ended", .right), ("ended per hour", .right),
             ("interrupted sessions", .right), ("lost requests", .right), (style == .human ? "peak footprint MB" : "peak footprint bytes", .right),
-        ])
+        ] + timeColumns)
         for row in rows {
             let none = style == .human ? "—" : ""
+            let times = network == nil ? [] : row.timeToImage.map { [number($0.overall.p50, 1, style), number($0.overall.p95, 1, style)] } ?? [none, none]
             table.append([
                 row.trace, row.preset, row.fixedDefect ?? (style == .human ? "—" : ""), percent(row.memoryHitRatio, style),
                 percent(row.diskHitRatio, style), percent(row.hitRatio, style), String(row.wrongImages), String(row.staleImages),
@@ -22,7 +26,7 @@ extension ReportTables {
                 row.device == nil ? none : String(row.processEnds), row.device == nil ? none : number(row.processEndsPerHour, 1, style),
                 row.device == nil ? none : "\(row.interruptedSessions)/\(row.sessions)", row.device == nil ? none : String(row.lostRequests),
                 row.device == nil ? none : megabytes(row.peakFootprintBytes, style),
-            ])
+            ] + times)
         }
         return table
     }

@@ -31,6 +31,11 @@ public enum RunSummary {
             lines.append("The apps as shipped against the fixed pipeline\(device) (either tier; costliest defect alone):")
             lines += apps
         }
+        let appTimes = appTimeLines(results.apps ?? [])
+        if let network = results.apps?.lazy.compactMap(\.timeToImage).first?.network, !appTimes.isEmpty {
+            lines.append("Time to image on \(network), the apps as shipped against the fixed pipeline (p50, p95):")
+            lines += appTimes
+        }
         for replay in results.replays {
             let verdict = replay.agrees
                 ? "agrees with the simulator on every request"
@@ -85,8 +90,28 @@ public enum RunSummary {
         let nameWidth = min(firsts.map(\.trace.count).max() ?? 0, 28)
         return firsts.compactMap { row in
             guard let time = row.result.timeToImage else { return nil }
-            return "  " + pad(row.trace, nameWidth) + String(format: "  %.0f ms / %.0f ms", time.overall.p50, time.overall.p95)
+            return "  " + pad(row.trace, nameWidth) + "  " + duration(time.overall.p50) + " / " + duration(time.overall.p95)
                 + (time.neverShown > 0 ? "; \(time.neverShown) never shown" : "")
+        }
+    }
+
+    /// A time to image for people: milliseconds under a second, seconds above, and the clock's
+    /// cap (2³² µs, `TimeToImageRecorder`) said as such.
+    public static func duration(_ milliseconds: Double) -> String {
+        if milliseconds >= Double(UInt32.max) / 1000 { return "over 71 min" }
+        if milliseconds >= 10_000 { return String(format: "%.0f s", milliseconds / 1000) }
+        if milliseconds >= 1_000 { return String(format: "%.1f s", milliseconds / 1000) }
+        return String(format: "%.0f ms", milliseconds)
+    }
+
+    static func appTimeLines(_ rows: [AppComparisonRow]) -> [String] {
+        rows.groupedByShippedPreset.compactMap { shipped, _, fixed in
+            guard let time = shipped.timeToImage else { return nil }
+            var line = "  " + pad(shipped.preset, 26) + " " + duration(time.overall.p50) + ", " + duration(time.overall.p95)
+            if let fixed = fixed?.timeToImage {
+                line += " → fixed " + duration(fixed.overall.p50) + ", " + duration(fixed.overall.p95)
+            }
+            return line
         }
     }
 

@@ -13,7 +13,7 @@ public struct BenchSuite: Sendable {
     public var curvePolicies: [EvictionPolicyKind] = [.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU, .gdsf(missCost: .download)]
     public var memorySizes = ReplayDefaults.comparedMemorySizes
     /// The network the default configuration's runs are timed on (Lighthouse's default mobile profile).
-    public var network: NetworkProfile? = NetworkProfile.presets.first { $0.name == "slow-4g" }
+    public var network: NetworkProfile? = .suiteDefault
     /// nil: no live replay (its figures are timings, not gated exactly).
     public var replay: LiveReplayOptions? = {
         var options = LiveReplayOptions()
@@ -55,7 +55,7 @@ public struct BenchSuite: Sendable {
         results.sweeps = MissRatioSweep.run(workloads, strategy: ReplayDefaults.keyStrategy, policies: curvePolicies, progress: progress)
         results.memoryWarnings = WarningComparison.run(
             workloads, sources: [.trace, .every(seconds: 60)], reactions: WarningReaction.standard, configuration: defaults, progress: progress)
-        results.apps = AppComparison.run(workloads, progress: progress)
+        results.apps = AppComparison.run(workloads, network: network, progress: progress)
 
         let replayed = all.firstIndex { $0.name.hasPrefix(replayDataset) } ?? (all.isEmpty ? nil : 0)
         if let replay, let replayed, shard.units(of: all.count).contains(replayed) {

@@ -71,6 +71,10 @@ public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertib
                        source: "Lighthouse's desktop broadband throttling (40 ms, 10×1024 kbit/s), standing for home Wi-Fi"),
     ]
 
+    /// The network the suite and `apps` time their runs on unless told: Lighthouse's default
+    /// mobile profile, the first preset.
+    public static var suiteDefault: NetworkProfile { presets[0] }
+
     /// A preset by name, or the custom form `rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2]`
     /// (rtt in ms; down in bit/s with an optional k, m or g and an optional "bit" or "bps").
     public init(parsing text: String) throws(NetworkProfileError) {
