@@ -23,10 +23,7 @@ struct AppsCommand: AsyncParsableCommand {
         "The phone the simulated apps run on (DEVICES.md): its warnings and ends of the app count in every row; none for a phone with memory to spare.",
         valueName: "none|class|limit=…"))
     var device = DeviceModel.appsDefault.name
-    @Option(help: ArgumentHelp(
-        "The network the simulated apps load over: none, a preset (\(NetworkProfile.presets.map(\.name).joined(separator: ", "))) or rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2].",
-        discussion: "Each run keeps a clock: joins and landings follow from time, and each row has its time to image (docs/TIME.md)."))
-    var network = NetworkProfile.suiteDefault.name
+    @Option(help: networkHelp) var network = NetworkProfile.suiteDefault.name
     @OptionGroup var output: OutputOptions
 
     func validate() throws {

@@ -56,6 +56,11 @@ struct WorkloadOptions: ParsableArguments {
 }
 
 /// The cache settings a simulation matrix spans; lists are comma-separated.
+/// `--network`, as every command that takes it explains it.
+let networkHelp = ArgumentHelp(
+    "The network the images come over (recorded traces): none, a preset (\(NetworkProfile.presets.map(\.name).joined(separator: ", "))) or rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2].",
+    discussion: "Each run keeps a clock: joins and landings follow from time, and each request is timed from its trace time to its image, p50/p95 by tier, on that network and this machine's decode and disk costs (docs/TIME.md).")
+
 struct CacheOptions: ParsableArguments {
     @Option(help: "Eviction policies (\(EvictionPolicyKind.allCases.map(\.description).joined(separator: ", ")), or all).")
     var policy = ReplayDefaults.policy.description
@@ -99,10 +104,7 @@ struct CacheOptions: ParsableArguments {
         discussion: "The footprint (the app's own, decoded images held and being decoded) brings warnings and ends the app past the limit."))
     var device = "none"
 
-    @Option(help: ArgumentHelp(
-        "The network the images come over (recorded traces): none, a preset (slow-4g, regular-3g, 3g, 3g-fast, 4g, lte, cable, wifi) or rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2].",
-        discussion: "Each run keeps a clock: joins and landings follow from time, and each request is timed from its trace time to its image, p50/p95 by tier, on that network and this machine's decode and disk costs (docs/TIME.md)."))
-    var network = "none"
+    @Option(help: networkHelp) var network = "none"
 
     func validate() throws {
         try OptionCheck.givenOnce(["--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--warnings", "--device", "--network"])

@@ -122,12 +122,18 @@ struct MemwarnCommand: ParsableCommand {
     @Option(help: "Disk size, or none.") var disk = CacheSettings.defaultDisk
     @Option(help: ArgumentHelp("The phone the app runs on (DEVICES.md): its own warnings join the sources'.", valueName: "none|class|limit=…"))
     var device = "none"
+    @Option(help: networkHelp) var network = "none"
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        try OptionCheck.library { _ = try SettingParsing.network(network) }
+    }
 
     func run() throws {
         var job = MemwarnJob()
         job.inputs = workloads.inputs
         job.settings.device = device
+        job.settings.network = network
         job.settings.policy = policy
         job.settings.memory = memory
         job.settings.disk = disk

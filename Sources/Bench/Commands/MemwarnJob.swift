@@ -19,6 +19,7 @@ public struct MemwarnJob: Sendable {
         matrix.policies = try SettingParsing.policies(settings.policy)
         matrix.memorySizes = [try SettingParsing.size(settings.memory)]
         matrix.diskSizes = [try SettingParsing.diskSize(settings.disk)]
+        matrix.network = try SettingParsing.network(settings.network)
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
         results.memoryWarnings = WarningComparison.run(

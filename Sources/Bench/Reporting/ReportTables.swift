@@ -95,20 +95,30 @@ public enum ReportTables {
     }
 
     public static func warnings(_ rows: [WarningComparisonRow], style: ReportStyle = .human) -> TextTable {
+        let network = rows.lazy.compactMap(\.timeToImage).first?.network
+        let timeColumns: [(String, TextTable.Alignment)] = network.map {
+            [("image p95 ms on " + $0, .right), ("p95 added ms", .right), ("mean added ms", .right)]
+        } ?? []
         var table = TextTable([
             ("trace", .left), ("warnings from", .left), ("reaction", .left), ("warnings", .right), ("hit", .right),
             ("without warnings", .right), ("hit lost", .right), ("disk re-reads", .right), ("refetches", .right),
             (style == .human ? "MB refetched" : "bytes refetched", .right), (style == .human ? "extra MB" : "extra bytes", .right),
             ("recovered", .right), ("mean recovery s", .right), ("longest s", .right), ("app ended", .right),
-        ])
+        ] + timeColumns)
         for row in rows {
+            var times: [String] = []
+            if network != nil, let time = row.timeToImage?.overall, let without = row.baselineTimeToImage?.overall {
+                times = [number(time.p95, 1, style), number(time.p95 - without.p95, 1, style), number(time.mean - without.mean, 2, style)]
+            } else if network != nil {
+                times = Array(repeating: style == .human ? "—" : "", count: 3)
+            }
             table.append([
                 row.trace, row.source, row.reaction, String(row.warnings), percent(row.hitRatio, style),
                 percent(row.baselineHitRatio, style), percent(row.hitRatioLoss, style), String(row.diskRereads), String(row.refetches),
                 megabytes(row.refetchedBytes, style), megabytes(row.extraBytesDownloaded, style), String(row.recovered),
                 number(row.meanRecoverySeconds, 1, style), number(row.longestRecoverySeconds, 1, style),
                 row.processEnds.map(String.init) ?? (style == .human ? "—" : ""),
-            ])
+            ] + times)
         }
         return table
     }

@@ -25,6 +25,9 @@ public struct WarningComparisonRow: Codable, Sendable {
     public var longestRecoverySeconds: Double
     /// On a phone (`--device`): times the system ended the app; nil without one.
     public var processEnds: Int? = nil
+    /// On a network: time to image with this reaction and without warnings (both runs keep a clock).
+    public var timeToImage: TimeToImage? = nil
+    public var baselineTimeToImage: TimeToImage? = nil
 }
 
 public enum WarningComparison {
@@ -52,7 +55,8 @@ public enum WarningComparison {
                     refetches: warnings.refetches, refetchedBytes: warnings.refetchedBytes, diskRereads: warnings.diskRereads,
                     extraBytesDownloaded: row.result.bytesDownloaded - baseline.bytesDownloaded,
                     recovered: warnings.recovered, meanRecoverySeconds: warnings.meanRecoverySeconds,
-                    longestRecoverySeconds: warnings.longestRecoverySeconds, processEnds: row.result.device?.processEnds))
+                    longestRecoverySeconds: warnings.longestRecoverySeconds, processEnds: row.result.device?.processEnds,
+                    timeToImage: row.result.timeToImage, baselineTimeToImage: baseline.timeToImage))
             }
         }
         return rows
