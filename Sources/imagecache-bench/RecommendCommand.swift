@@ -21,6 +21,11 @@ struct RecommendCommand: ParsableCommand {
         "The phone the app runs on (DEVICES.md): no memory size at which it ends the app is recommended.",
         valueName: "none|class|limit=…"))
     var device = "none"
+    @Option(help: ArgumentHelp(
+        "What each choice optimises: hits, p95 (time to image, needs --network) or bytes (downloaded).",
+        valueName: "hits|p95|bytes"))
+    var optimize = RecommendationGoal.hits.rawValue
+    @Option(help: networkHelp) var network = "none"
     @OptionGroup var output: OutputOptions
 
     var job: RecommendJob {
@@ -29,6 +34,8 @@ struct RecommendCommand: ParsableCommand {
         job.memoryBudget = memoryBudget
         job.diskBudget = diskBudget
         job.device = device
+        job.goal = optimize
+        job.network = network
         return job
     }
 

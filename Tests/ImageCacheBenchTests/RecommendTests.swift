@@ -8,7 +8,7 @@ import ImagePipeline
 struct RecommendTests {
     @Test("the knee is the smallest size within half a point of the best up to the budget, past flat and falling doublings; sizes double until everything fits or the budget")
     func knee() {
-        func curve(_ points: [(Int, Double)]) -> [Recommendation.CurvePoint] { points.map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1) } }
+        func curve(_ points: [(Int, Double)]) -> [Recommendation.CurvePoint] { points.map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1, bytesDownloaded: 0) } }
         let rising = curve([(1, 0.10), (2, 0.30), (4, 0.39), (8, 0.393), (16, 0.40)])
         #expect(SettingsRecommender.knee(rising) == 16)  // 8 is 0.7 point below the best
         #expect(SettingsRecommender.knee(Array(rising.prefix(2))) == 2)  // still climbing: the largest
@@ -71,7 +71,7 @@ struct RecommendTests {
                 || r.warningReaction == "trim-to-50%")
         let disk = try #require(r.diskBytes)
         #expect(disk <= 200_000_000)
-        #expect(r.reasons.map(\.setting) == ["memory", "keys", "policy", "per-entry cap", "memory warning", "time to live", "disk"])
+        #expect(r.reasons.map(\.setting) == ["goal", "memory", "keys", "policy", "per-entry cap", "memory warning", "time to live", "disk"])
 
         #expect(r.snippets.map(\.library) == ["ImagePipeline (this package)", "Nuke", "Kingfisher", "SDWebImage"])
         for snippet in r.snippets {
@@ -81,6 +81,46 @@ struct RecommendTests {
         #expect(nuke.cannotExpress.contains { $0.hasPrefix("policy") } == (r.policy != "lru"))
         #expect(r.snippets[0].cannotExpress.isEmpty)
         #expect(r.snippets[0].code.contains("policy: " + Recommendation.swift(r.policy)))
+    }
+
+    @Test("optimising p95 on a network: the knee within 5 % of the lowest p95, each choice the lowest measured (or the preferred within 1 %); p95 without a network refused")
+    func optimisingTime() throws {
+        func curve(_ points: [(Int, Double)]) -> [Recommendation.CurvePoint] {
+            points.map { Recommendation.CurvePoint(bytes: $0, hitRatio: 0, p95Milliseconds: $1, bytesDownloaded: 0) }
+        }
+        // 8 is 5.6 % above the best (1,000 ms at 16), 16 the first within 5 %.
+        #expect(SettingsRecommender.knee(curve([(1, 3_000), (2, 1_500), (4, 1_200), (8, 1_056), (16, 1_000), (32, 1_000)]), goal: .p95) == 16)
+        #expect(SettingsRecommender.knee(curve([(1, 3_000), (2, 1_040), (4, 1_000)]), goal: .p95) == 2)
+
+        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("mymarket.jsonl.gz").path)
+        let lte = try NetworkProfile(parsing: "lte")
+        let r = try SettingsRecommender.recommend([workload], memoryBudget: 64 << 20, diskBudget: nil, goal: .p95, network: lte)
+        #expect(r.goal == .p95 && r.network == "lte" && r.reasons.first?.value == "p95 on lte")
+        let p95s = r.memoryCurve.map { $0.p95Milliseconds! }
+        let kneeIndex = try #require(r.memoryCurve.firstIndex { $0.bytes == r.memoryBytes })
+        #expect(p95s[kneeIndex] <= p95s.min()! * 1.05 && p95s.prefix(kneeIndex).allSatisfy { $0 > p95s.min()! * 1.05 })
+        for (chosen, candidates) in [(r.policy, r.policies), (String(r.maxEntryFraction), r.entryCaps), (r.warningReaction, r.warningReactions)] {
+            let lowest = candidates.compactMap(\.p95Milliseconds).min()!
+            #expect(candidates.first { $0.name == chosen }!.p95Milliseconds! <= lowest * 1.01, "\(chosen)")
+        }
+        // The curve's point is a run on the clock at that size.
+        let trace = workload.simulationTrace(strategy: CacheKeyStrategy(name: r.keyStrategy)!)
+        let direct = CacheSimulator.run(trace, SimulationConfiguration(
+            limits: CacheLimits(costLimit: r.memoryBytes), policy: .lru, warnings: .none, network: lte))
+        #expect(direct.timeToImage?.overall.p95 == p95s[kneeIndex])
+        #expect(ReportTables.recommendationCurves(r).render().contains("image p95 ms on lte"))
+
+        #expect(throws: RecommendationError.self) {
+            try SettingsRecommender.recommend([workload], memoryBudget: 64 << 20, diskBudget: nil, goal: .p95)
+        }
+        var job = RecommendJob()
+        job.memoryBudget = "64MB"
+        job.goal = "p95"
+        #expect(throws: UsageError.self) { try job.validate() }
+        job.goal = "fastest"
+        #expect(throws: UsageError.self) { try job.validate() }
+        job.goal = "bytes"
+        try job.validate()
     }
 
     @Test("the command prints the recommendation as JSON and refuses a budget without a unit")

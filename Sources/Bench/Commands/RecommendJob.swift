@@ -9,8 +9,21 @@ public struct RecommendJob: Sendable {
     public var memoryBudget = ""
     public var diskBudget: String?
     public var device = "none"
+    /// What to optimise (hits, p95, bytes) and the network to time on, as typed.
+    public var goal = RecommendationGoal.hits.rawValue
+    public var network = "none"
 
     public init() {}
+
+    func parsedGoal() throws -> RecommendationGoal {
+        guard let goal = RecommendationGoal(rawValue: goal.lowercased()) else {
+            throw UsageError("--optimize is one of \(RecommendationGoal.allCases.map(\.rawValue).joined(separator: ", ")), not \(goal)")
+        }
+        if goal == .p95, try SettingParsing.network(network) == nil {
+            throw UsageError("--optimize p95 needs --network: a time to image is measured on a network (slow-4g, lte, …)")
+        }
+        return goal
+    }
 
     /// A budget: a size of at least 1MiB.
     public static func budget(_ text: String, _ option: String) throws -> Int {
@@ -25,6 +38,7 @@ public struct RecommendJob: Sendable {
         _ = try Self.budget(memoryBudget, "--memory-budget")
         if let diskBudget { _ = try Self.budget(diskBudget, "--disk-budget") }
         _ = try SettingParsing.device(device)
+        _ = try parsedGoal()
     }
 
     public func run(output: ResultsOutput) throws {
@@ -34,7 +48,8 @@ public struct RecommendJob: Sendable {
         results.datasets = loaded.map(\.summary)
         let recommendation = try SettingsRecommender.recommend(
             loaded, memoryBudget: try Self.budget(memoryBudget, "--memory-budget"),
-            diskBudget: try diskBudget.map { try Self.budget($0, "--disk-budget") }, device: try SettingParsing.device(device))
+            diskBudget: try diskBudget.map { try Self.budget($0, "--disk-budget") }, device: try SettingParsing.device(device),
+            goal: try parsedGoal(), network: try SettingParsing.network(network))
         results.recommendation = recommendation
         output.show("recommended settings for \(recommendation.traces.joined(separator: ", "))", ReportTables.recommendation(recommendation))
         output.show("the curves (◀ the knee)", ReportTables.recommendationCurves(recommendation))

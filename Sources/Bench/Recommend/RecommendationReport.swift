@@ -10,11 +10,16 @@ extension ReportTables {
 
     /// The memory and disk curves the knees were read from.
     public static func recommendationCurves(_ recommendation: Recommendation, style: ReportStyle = .human) -> TextTable {
-        var table = TextTable([("tier", .left), ("size", .right), ("hit ratio", .right), ("knee", .left)])
+        let network = recommendation.network
+        var table = TextTable([("tier", .left), ("size", .right), ("hit ratio", .right)]
+            + (network.map { [("image p95 ms on " + $0, .right)] } ?? [])
+            + [(style == .human ? "MB downloaded" : "bytes downloaded", .right), ("knee", .left)])
         for (tier, curve, knee) in [("memory", recommendation.memoryCurve, recommendation.memoryBytes),
                                     ("memory and disk", recommendation.diskCurve, recommendation.diskBytes ?? -1)] {
             for point in curve {
-                table.append([tier, size(point.bytes, style), percent(point.hitRatio, style), point.bytes == knee ? "◀" : ""])
+                let time = network == nil ? [] : [point.p95Milliseconds.map { number($0, 1, style) } ?? ""]
+                table.append([tier, size(point.bytes, style), percent(point.hitRatio, style)] + time
+                             + [megabytes(point.bytesDownloaded, style), point.bytes == knee ? "◀" : ""])
             }
         }
         return table

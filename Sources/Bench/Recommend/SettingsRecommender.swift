@@ -11,6 +11,9 @@ public struct Recommendation: Codable, Sendable {
     public var diskBudgetBytes: Int?
     /// The phone the settings were measured on; nil for none.
     public var device: DeviceModel?
+    /// What each choice optimised, and the network every run kept a clock on (nil: none).
+    public var goal: RecommendationGoal
+    public var network: String?
     /// Memory sizes of the curve past which the device ended the app: never recommended.
     public var endedSizes: [Int]?
     /// The knee of the memory curve: the smallest size within `kneeGain` of the best hit ratio
@@ -41,11 +44,15 @@ public struct Recommendation: Codable, Sendable {
     public struct CurvePoint: Codable, Sendable, Equatable {
         public var bytes: Int
         public var hitRatio: Double
+        public var p95Milliseconds: Double?
+        public var bytesDownloaded: Int
     }
 
     public struct Candidate: Codable, Sendable, Equatable {
         public var name: String
         public var hitRatio: Double
+        public var p95Milliseconds: Double?
+        public var bytesDownloaded: Int
         public var wrongImages: Int
         /// Entries dropped by warnings and downloaded again (warning reactions only).
         public var refetches: Int
@@ -82,10 +89,14 @@ public enum SettingsRecommender {
     /// has too few hits to place a knee.
     public static let minimumRepeatRequests = 20
 
+    /// `goal` `.p95` needs a `network`; with one, every run keeps a clock (`SimulationConfiguration.network`).
     public static func recommend(
         _ workloads: [RecordedWorkload], memoryBudget: Int, diskBudget: Int?, device: DeviceModel? = nil,
-        progress: ProgressLine = ProgressLine()
+        goal: RecommendationGoal = .hits, network: NetworkProfile? = nil, progress: ProgressLine = ProgressLine()
     ) throws(RecommendationError) -> Recommendation {
+        guard goal != .p95 || network != nil else {
+            throw RecommendationError(reason: "a p95 time to image needs a network to time it on (--network)")
+        }
         let requests = workloads.reduce(0) { $0 + $1.requests.count }
         let repeats = repeatRequests(workloads)
         guard repeats >= minimumRepeatRequests else {
@@ -106,15 +117,16 @@ public enum SettingsRecommender {
             let requests = rows.reduce(0) { $0 + $1.requests }
             let hits = rows.reduce(0.0) { $0 + $1.hitRatio * Double($1.requests) }
             return Recommendation.Candidate(
-                name: strategy.description, hitRatio: requests == 0 ? 0 : hits / Double(requests),
+                name: strategy.description, hitRatio: requests == 0 ? 0 : hits / Double(requests), bytesDownloaded: 0,
                 wrongImages: rows.reduce(0) { $0 + $1.wrongImages }, refetches: 0)
         }
         // Only keys naming the whole URL and the box: a key from part of the URL collides as soon as two
         // URLs differ in host or folder (ArticleProject's file names), and one without the box shows one
         // display size for another; a trace without such URLs cannot show that.
         let safe = Set(CacheKeyStrategy.allStrategies.filter { $0.includesProcessing && [.absoluteString, .normalized].contains($0.base) }.map(\.description))
-        let key = best(keyCandidates.filter { $0.wrongImages == 0 && safe.contains($0.name) }, preferring: ReplayDefaults.keyStrategy.description)
-            ?? Recommendation.Candidate(name: ReplayDefaults.keyStrategy.description, hitRatio: 0, wrongImages: 0, refetches: 0)
+        // Keys by hits whatever the goal: a key changes what is shared, not how long it takes.
+        let key = best(keyCandidates.filter { $0.wrongImages == 0 && safe.contains($0.name) }, preferring: ReplayDefaults.keyStrategy.description, goal: .hits)
+            ?? Recommendation.Candidate(name: ReplayDefaults.keyStrategy.description, hitRatio: 0, bytesDownloaded: 0, wrongImages: 0, refetches: 0)
         let strategy = CacheKeyStrategy(name: key.name) ?? ReplayDefaults.keyStrategy
         let traces = workloads.map { $0.simulationTrace(strategy: strategy) }
 
@@ -129,6 +141,8 @@ public enum SettingsRecommender {
                 let hits = runs.reduce(0.0) { $0 + (configurations[c].configuration.disk == nil ? $1.hits : $1.hits + Double($1.diskHits)) }
                 return Recommendation.Candidate(
                     name: configurations[c].name, hitRatio: requests == 0 ? 0 : hits / Double(requests),
+                    p95Milliseconds: network == nil ? nil : runs.compactMap { $0.timeToImage?.overall.p95 }.max(),
+                    bytesDownloaded: runs.reduce(0) { $0 + $1.bytesDownloaded },
                     wrongImages: runs.reduce(0) { $0 + $1.wrongImages }, refetches: runs.reduce(0) { $0 + $1.warnings.refetches },
                     processEnds: device == nil ? nil : runs.reduce(0) { $0 + ($1.device?.processEnds ?? 0) })
             }
@@ -138,7 +152,8 @@ public enum SettingsRecommender {
             // ends without them is one it ends when they do.
             SimulationConfiguration(
                 limits: CacheLimits(costLimit: bytes, maxEntryFraction: cap), policy: policy,
-                pressure: device == nil ? .purgeAll : MemoryPressurePolicy(warning: .ignore, critical: .ignore), warnings: .none, device: device)
+                pressure: device == nil ? .purgeAll : MemoryPressurePolicy(warning: .ignore, critical: .ignore), warnings: .none, device: device,
+                network: network)
         }
 
         // 2. Memory: the knee of the curve up to the budget, on doublings that stop once everything fits,
@@ -146,20 +161,20 @@ public enum SettingsRecommender {
         let memorySizes = sizes(upTo: memoryBudget, footprint: traces.map(\.memoryFootprint).max() ?? 0)
         let measured = zip(memorySizes, measure(memorySizes.map { ("\($0)", memoryOnly($0)) }, label: "memory curve"))
         let endedSizes = measured.filter { ($0.1.processEnds ?? 0) > 0 }.map(\.0)
-        let memoryCurve = measured.filter { ($0.1.processEnds ?? 0) == 0 }.map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1.hitRatio) }
+        let memoryCurve = measured.filter { ($0.1.processEnds ?? 0) == 0 }.map { Recommendation.CurvePoint($0, $1) }
         guard !memoryCurve.isEmpty else {
             throw RecommendationError(reason: "\(device?.name ?? "the device") ends the app at every memory size from \(ByteSize.format(memorySizes[0])): "
                 + "its decoded images alone pass the limit; give a device with more memory, or make the images smaller")
         }
-        let memory = knee(memoryCurve)
+        let memory = knee(memoryCurve, goal: goal)
 
         // 3. Policy, 4. per-entry cap and 5. warning reaction, each at the knee with the choices before it.
         let kinds = EvictionPolicyKind.allCases
         let policies = measure(kinds.map { ($0.description, memoryOnly(memory, $0)) }, label: "policies")
-        let policy = best(policies, preferring: EvictionPolicyKind.lru.description)!
+        let policy = best(policies, preferring: EvictionPolicyKind.lru.description, goal: goal)!
         let kind = kinds.first { $0.description == policy.name } ?? .lru
         let caps = measure(entryCaps.map { (String($0), memoryOnly(memory, kind, cap: $0)) }, label: "entry caps")
-        let cap = best(caps, preferring: String(defaultCap))!
+        let cap = best(caps, preferring: String(defaultCap), goal: goal)!
         let capFraction = Double(cap.name) ?? defaultCap
         let warned = measure(reactions.map { reaction in
             var configuration = memoryOnly(memory, kind, cap: capFraction)
@@ -167,7 +182,7 @@ public enum SettingsRecommender {
             configuration.pressure = reaction.policy
             return (reaction.description, configuration)
         }, label: "warnings")
-        let reaction = best(warned, preferring: WarningReaction(.trimToFraction(0.5)).description)!
+        let reaction = best(warned, preferring: WarningReaction(.trimToFraction(0.5)).description, goal: goal)!
 
         // 6. Disk: the knee of either tier's curve up to the disk budget.
         var diskCurve: [Recommendation.CurvePoint] = []
@@ -178,14 +193,14 @@ public enum SettingsRecommender {
                 var configuration = memoryOnly(memory, kind, cap: capFraction)
                 configuration.disk = .init(byteLimit: size, policy: ReplayDefaults.diskPolicy)
                 return ("\(size)", configuration)
-            }, label: "disk curve")).map { Recommendation.CurvePoint(bytes: $0, hitRatio: $1.hitRatio) }
-            disk = knee(diskCurve)
+            }, label: "disk curve")).map { Recommendation.CurvePoint($0, $1) }
+            disk = knee(diskCurve, goal: goal)
         }
 
         let reuse = reuseIntervals(workloads)
         var recommendation = Recommendation(
             traces: workloads.map(\.name), requests: workloads.reduce(0) { $0 + $1.requests.count },
-            memoryBudgetBytes: memoryBudget, diskBudgetBytes: diskBudget, device: device,
+            memoryBudgetBytes: memoryBudget, diskBudgetBytes: diskBudget, device: device, goal: goal, network: network?.name,
             endedSizes: device == nil ? nil : endedSizes, memoryBytes: memory, memoryCurve: memoryCurve,
             keyStrategy: key.name, keyStrategies: keyCandidates, policy: policy.name, policies: policies,
             maxEntryFraction: capFraction, entryCaps: caps, warningReaction: reaction.name, warningReactions: warned,
@@ -216,9 +231,9 @@ public enum SettingsRecommender {
     /// hit ratio at any size the curve reaches. A curve need not rise with the size (under a
     /// per-entry cap a larger memory lets larger entries in, which evict more), so a flat or
     /// falling doubling is no sign that nothing better lies beyond it.
-    static func knee(_ curve: [Recommendation.CurvePoint]) -> Int {
-        guard let best = curve.map(\.hitRatio).max() else { return 0 }
-        return curve.first { $0.hitRatio >= best - Recommendation.kneeGain }!.bytes
+    static func knee(_ curve: [Recommendation.CurvePoint], goal: RecommendationGoal = .hits) -> Int {
+        guard let best = curve.map(goal.score).max() else { return 0 }
+        return curve.first { goal.isNear(goal.score($0), best, knee: true) }!.bytes
     }
 
     /// Where the curve falls from one size to the next: the larger size and the points lost.
@@ -238,10 +253,12 @@ public enum SettingsRecommender {
         return repeats
     }
 
-    /// The candidate with the highest hit ratio; `preferred` when it is within 0.1 point of it.
-    static func best(_ candidates: [Recommendation.Candidate], preferring preferred: String) -> Recommendation.Candidate? {
-        guard let top = candidates.max(by: { $0.hitRatio < $1.hitRatio }) else { return nil }
-        if let favourite = candidates.first(where: { $0.name == preferred }), favourite.hitRatio >= top.hitRatio - 0.001 { return favourite }
+    /// The candidate that scores best for `goal`; `preferred` when it is near it (0.1 point of hits, 1 % of a time or bytes).
+    static func best(_ candidates: [Recommendation.Candidate], preferring preferred: String, goal: RecommendationGoal) -> Recommendation.Candidate? {
+        guard let top = candidates.max(by: { goal.score($0) < goal.score($1) }) else { return nil }
+        if let favourite = candidates.first(where: { $0.name == preferred }), goal.isNear(goal.score(favourite), goal.score(top), knee: false) {
+            return favourite
+        }
         return top
     }
 
@@ -264,7 +281,11 @@ public enum SettingsRecommender {
 
     static func reasons(_ r: Recommendation) -> [Recommendation.Reason] {
         func percent(_ value: Double) -> String { String(format: "%.2f%%", value * 100) }
-        let kneeHit = r.memoryCurve.first { $0.bytes == r.memoryBytes }?.hitRatio ?? 0
+        let goal = r.goal
+        /// The goal's figure, with the hit ratio beside a time or bytes.
+        func figures(_ measured: some RecommendationMeasured) -> String {
+            goal == .hits ? percent(measured.hitRatio) : goal.describe(measured) + ", " + percent(measured.hitRatio) + " hit"
+        }
         func doubling(_ curve: [Recommendation.CurvePoint], at bytes: Int, budget: Int) -> String {
             guard let index = curve.firstIndex(where: { $0.bytes == bytes }) else { return "" }
             guard index + 1 < curve.count else {
@@ -273,9 +294,9 @@ public enum SettingsRecommender {
                 }
                 return bytes >= budget ? "; the curve still climbs at the budget of \(ByteSize.format(budget)), which caps it" : "; everything fits at this size"
             }
-            let best = curve.max { $0.hitRatio < $1.hitRatio }!
-            return "; the best up to the budget is \(percent(best.hitRatio)) at \(ByteSize.format(best.bytes))"
-                + " (the knee: the smallest size within \(String(format: "%.1f", Recommendation.kneeGain * 100)) point of the best)"
+            let best = curve.max { goal.score($0) < goal.score($1) }!
+            return "; the best up to the budget is \(figures(best)) at \(ByteSize.format(best.bytes))"
+                + " (the knee: the smallest size within " + (goal == .hits ? "\(String(format: "%.1f", Recommendation.kneeGain * 100)) point" : "5 %") + " of the best)"
                 + Self.dips(curve).prefix(2).map { "; the curve falls \(String(format: "%.2f", $0.points)) point at \(ByteSize.format($0.bytes)): a larger memory lets larger entries in under the \(Int((r.maxEntryFraction * 100).rounded()))% per-entry cap, and they evict more" }.joined()
         }
         let lru = r.policies.first { $0.name == EvictionPolicyKind.lru.description }
@@ -283,33 +304,41 @@ public enum SettingsRecommender {
         let colliding = r.keyStrategies.filter { $0.wrongImages > 0 }.map { "\($0.name) \($0.wrongImages)" }
         let purge = r.warningReactions.first { $0.name == WarningReaction(.purgeAll).description }
         let reaction = r.warningReactions.first { $0.name == r.warningReaction }
+        let kneePoint = r.memoryCurve.first { $0.bytes == r.memoryBytes }
         var reasons = [
             Recommendation.Reason(
+                setting: "goal", value: goal.rawValue + (r.network.map { " on " + $0 } ?? ""),
+                because: goal == .hits ? "each choice answers the most requests from a cache" + (r.network.map { " (timed on \($0))" } ?? "")
+                    : "each choice gives the lowest " + (goal == .p95 ? "95th percentile of time to image" : "bytes downloaded") + "; keys are chosen by hits"),
+            Recommendation.Reason(
                 setting: "memory", value: ByteSize.format(r.memoryBytes),
-                because: "\(percent(kneeHit)) of requests hit at this size" + doubling(r.memoryCurve, at: r.memoryBytes, budget: r.memoryBudgetBytes)),
+                because: (goal == .hits ? "\(percent(kneePoint?.hitRatio ?? 0)) of requests hit" : kneePoint.map(figures) ?? "") + " at this size"
+                    + doubling(r.memoryCurve, at: r.memoryBytes, budget: r.memoryBudgetBytes)),
             Recommendation.Reason(
                 setting: "keys", value: r.keyStrategy,
                 because: "the best hit ratio (\(percent(r.keyStrategies.first { $0.name == r.keyStrategy }?.hitRatio ?? 0))) among keys of the whole URL and the box that never showed another URL's picture"
                     + (colliding.isEmpty ? "" : "; wrong images with " + colliding.joined(separator: ", "))),
             Recommendation.Reason(
                 setting: "policy", value: r.policy,
-                because: "\(percent(chosen?.hitRatio ?? 0)) at \(ByteSize.format(r.memoryBytes))"
-                    + (r.policy == EvictionPolicyKind.lru.description ? ", no policy more than 0.1 point better" : ", LRU \(percent(lru?.hitRatio ?? 0))")),
+                because: "\(chosen.map(figures) ?? "") at \(ByteSize.format(r.memoryBytes))"
+                    + (r.policy == EvictionPolicyKind.lru.description ? ", no policy " + (goal == .hits ? "more than 0.1 point" : "more than 1 %") + " better"
+                       : ", LRU \(lru.map(figures) ?? "")")),
             Recommendation.Reason(
                 setting: "per-entry cap", value: "\(Int((r.maxEntryFraction * 100).rounded()))% of memory",
-                because: r.entryCaps.map { "\(Int((Double($0.name) ?? 0) * 100))%: \(percent($0.hitRatio))" }.joined(separator: ", ")),
+                because: r.entryCaps.map { "\(Int((Double($0.name) ?? 0) * 100))%: \(figures($0))" }.joined(separator: ", ")),
             Recommendation.Reason(
                 setting: "memory warning", value: r.warningReaction,
-                because: "\(percent(reaction?.hitRatio ?? 0)) with the recorded warnings, \(reaction?.refetches ?? 0) entries downloaded again; purge-all \(percent(purge?.hitRatio ?? 0)), \(purge?.refetches ?? 0)"),
+                because: "\(reaction.map(figures) ?? "") with the recorded warnings, \(reaction?.refetches ?? 0) entries downloaded again; purge-all \(purge.map(figures) ?? ""), \(purge?.refetches ?? 0)"),
             Recommendation.Reason(
                 setting: "time to live", value: "none",
                 because: String(format: "a user asks for a URL again within %.0f s in 99%% of cases (longest %.0f s); an expiry only loses hits, invalidate changed pictures instead", r.reuseIntervalP99Seconds, r.longestReuseIntervalSeconds)),
         ]
         if let disk = r.diskBytes, let budget = r.diskBudgetBytes {
-            let kneeHit = r.diskCurve.first { $0.bytes == disk }?.hitRatio ?? 0
+            let kneePoint = r.diskCurve.first { $0.bytes == disk }
             reasons.append(.init(
                 setting: "disk", value: ByteSize.format(disk),
-                because: "\(percent(kneeHit)) of requests hit memory or disk at this size" + doubling(r.diskCurve, at: disk, budget: budget)))
+                because: (goal == .hits ? "\(percent(kneePoint?.hitRatio ?? 0)) of requests hit memory or disk" : kneePoint.map(figures) ?? "")
+                    + " at this size" + doubling(r.diskCurve, at: disk, budget: budget)))
         }
         return reasons
     }
