@@ -37,6 +37,10 @@ struct ReplayCommand: AsyncParsableCommand {
         "The phone the app runs on (DEVICES.md): warnings and ends of the app where its footprint says; one request at a time.",
         valueName: "none|class|limit=…"))
     var device = "none"
+    @Option(help: ArgumentHelp(
+        "A network the in-flight model keeps a clock on, its requests back to back (the live side stays on the loopback origin): none, a preset or rtt=…,down=….",
+        discussion: "Joins and landings in the model then follow from time, not from a count; the report's model columns are that model's (docs/TIME.md)."))
+    var network = "none"
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -64,6 +68,7 @@ struct ReplayCommand: AsyncParsableCommand {
         job.settings.keys = keys
         job.settings.reaction = reaction
         job.settings.device = device
+        job.settings.network = network
         job.options.speed = speed
         job.options.concurrency = concurrency
         job.options.sessionLimit = sessions

@@ -202,4 +202,26 @@ struct RequestClockTests {
         #expect(memory.count == 2 && memory.p50 == 0 && memory.p99 == Self.recorded(secondReady - 380 * ms))
         #expect(origin.count == 2 && origin.p50 == Self.recorded(200 * ms + decode) && origin.p99 == Self.recorded(400 * ms + decode))
     }
+
+    @Test("back to back, as replay --speed 0 sends them: a request arrives once the app has a place, whatever its trace time")
+    func backToBack() throws {
+        let ms: UInt64 = 1_000_000
+        var trace = DetailedSimulationTests.emptyTrace(keys: 1)
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 0, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 10_000 * ms, detail: .init(diskKey: 0, content: 0, url: 0))
+        func run(_ inFlight: Int, _ arrivals: SimulationConfiguration.Arrivals) -> CacheSimulator.Answered {
+            var configuration = SimulationConfiguration(limits: unitLimits(1 << 30), policy: .lru, inFlight: inFlight, network: Self.network)
+            configuration.arrivals = arrivals
+            return CacheSimulator.answers(trace, configuration)
+        }
+        #expect(run(2, .recorded).answers == [.origin, .memory])
+        // Two places: the repeat arrives at once and joins the first, waiting as long as it.
+        let joined = run(2, .backToBack)
+        #expect(joined.answers == [.origin, .joined])
+        let time = try #require(joined.result.timeToImage)
+        #expect(time.byTier["joined"]?.p50 == time.byTier["origin"]?.p50)
+        // One place: it arrives when the first is ready, and is a hit at once.
+        let one = run(1, .backToBack)
+        #expect(one.answers == [.origin, .memory] && one.result.timeToImage?.byTier["memory"]?.p50 == 0)
+    }
 }

@@ -284,6 +284,9 @@ struct BenchCommandsTests {
               (["gate", "a", "--baseline", "b", "--timing-threshold=-1"], "--timing-threshold is a relative slowdown"),
               (["simulate", "--requests", "-1"], "--requests must be from 1 to 1000000000000, not -1"),
               (["simulate", "--memory", "64"], "--memory: \"64\" is not a size: no unit; write a number with a unit"),
+              (["replay", "--network", "lte", "--speed", "2"], "--network times the model back to back, as --speed 0 sends requests"),
+              (["recommend", "--memory-budget", "64MB", "--optimize", "p95"], "--optimize p95 needs --network"),
+              (["memwarn", "--network", "5g"], "--network: unknown network \"5g\""),
           ])
     func badNumbers(arguments: [String], message: String) async throws {
         let output = try await BenchProcess.run(arguments)

@@ -27,6 +27,7 @@ public struct ReplayJob: Sendable {
         options.keyStrategy = try Self.one(matrix.strategies, "--keys")
         options.reaction = try Self.one(matrix.reactions, "--reaction")
         options.device = matrix.device
+        options.modelNetwork = matrix.network
         return options
     }
 
@@ -41,6 +42,9 @@ public struct ReplayJob: Sendable {
         let options = try replayOptions()
         if options.device != nil, options.concurrency != 1 {
             throw UsageError("--device replays one request at a time: add --concurrency 1")
+        }
+        if options.modelNetwork != nil, options.speed != 0 {
+            throw UsageError("--network times the model back to back, as --speed 0 sends requests: drop --speed")
         }
     }
 

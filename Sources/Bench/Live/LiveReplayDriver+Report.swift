@@ -18,7 +18,12 @@ extension LiveReplay.Driver {
             disk: app.diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) }, inFlight: options.concurrency,
             stripes: options.stripes, device: options.device)
         let trace = workload.simulationTrace(strategy: options.keyStrategy)
-        let answered = CacheSimulator.answers(trace, configuration)
+        var model = configuration
+        if let network = options.modelNetwork {
+            model.network = network
+            model.arrivals = .backToBack
+        }
+        let answered = CacheSimulator.answers(trace, model)
         let observed = recorder.order
         if let path = options.observedOrderPath { try ObservedOrderFile.write(observed, requests: trace.count, to: path) }
         let exact = CacheSimulator.answers(trace, configuration, observed: observed)

@@ -43,6 +43,16 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// network, decodes and disk reads at `deviceCosts`.
     public var network: NetworkProfile?
     public var deviceCosts = DeviceCosts.thisMachine
+    /// On a clock, when requests arrive.
+    public var arrivals = Arrivals.recorded
+
+    /// When a clocked run's requests arrive (`network`).
+    public enum Arrivals: String, Sendable, Hashable, CaseIterable {
+        /// At their trace times.
+        case recorded
+        /// Each as soon as the app has a place for it (`inFlight`), as `replay --speed 0` sends them.
+        case backToBack = "back-to-back"
+    }
 
     /// How memory misses for one URL share a download.
     public enum FetchCoalescing: Sendable, Hashable, CustomStringConvertible {

@@ -47,7 +47,8 @@ struct SimulationState<Policy: EvictionPolicy> {
         clock = clocked ? configuration.network.map {
             RequestClock(
                 network: $0, costs: configuration.deviceCosts, limit: configuration.inFlight,
-                coalesces: configuration.coalescing == .perWaiter, keys: trace.keyCount, diskKeys: trace.diskKeyCount)
+                coalesces: configuration.coalescing == .perWaiter, backToBack: configuration.arrivals == .backToBack,
+                keys: trace.keyCount, diskKeys: trace.diskKeyCount)
         } : nil
         if trace.hasDetails, let model = configuration.device {
             device.footprint = DeviceFootprint(model)
@@ -158,17 +159,17 @@ struct SimulationState<Policy: EvictionPolicy> {
         inFlight.window.add(landing)
     }
 
-    /// When a request asked for at `arrival` starts: then, or on a clock once the app has a
-    /// place for it; what is due by then lands first.
+    /// When a request asked for at `time` starts: then, or on a clock once the app has a
+    /// place for it (and, back to back, arriving only then); what is due by then lands first.
     @inline(__always)
-    mutating func start(at arrival: UInt64) -> UInt64 {
+    mutating func start(at time: UInt64) -> UInt64 {
         guard clock != nil else {
             while inFlight.window.oldestIsDue { landOldest() }
-            return arrival
+            return time
         }
-        landOnClock(by: arrival)
+        landOnClock(by: clock!.arrival(at: time))
         while clock!.isFull, let event = clock!.next(by: .max) { land(event) }
-        return clock!.start(at: arrival)
+        return clock!.start(at: clock!.arrival(at: time))
     }
 
     /// Everything the clock says lands by `time`, in the order it lands.

@@ -22,6 +22,8 @@ struct RequestClock {
     let limit: Int
     /// Whether a miss joins a thumbnail in flight and shares a download (`FetchCoalescing.perWaiter`).
     let coalesces: Bool
+    /// Requests arrive as soon as there is a place for them, not at their trace times.
+    let backToBack: Bool
     /// When the last thing happened: a request started, or something landed.
     private(set) var now: UInt64 = 0
     /// When the request that started last was asked for.
@@ -84,11 +86,12 @@ struct RequestClock {
         case thumbnail(Landing)
     }
 
-    init(network: NetworkProfile, costs: DeviceCosts, limit: Int, coalesces: Bool, keys: Int, diskKeys: Int) {
+    init(network: NetworkProfile, costs: DeviceCosts, limit: Int, coalesces: Bool, backToBack: Bool = false, keys: Int, diskKeys: Int) {
         link = NetworkLink(network)
         self.costs = costs
         self.limit = max(limit, 0)
         self.coalesces = coalesces
+        self.backToBack = backToBack
         decodeFreeAt = Array(repeating: 0, count: max(costs.decodeWidth, 1))
         flightByKey = coalesces ? Array(repeating: -1, count: keys) : []
         downloadByOriginal = coalesces ? Array(repeating: -1, count: diskKeys) : []
@@ -97,7 +100,10 @@ struct RequestClock {
     /// Whether the next request must wait for something to land first.
     var isFull: Bool { limit > 0 && occupied >= limit }
 
-    /// The next request, asked for at `arrival`, starts: returns when.
+    /// When a request asked for at `trace` time arrives: then, or back to back, now.
+    func arrival(at trace: UInt64) -> UInt64 { backToBack ? now : trace }
+
+    /// The next request, which arrived at `arrival`, starts: returns when.
     mutating func start(at arrival: UInt64) -> UInt64 {
         self.arrival = arrival
         now = max(now, arrival)
