@@ -35,14 +35,12 @@ struct RequestClock {
     private(set) var times = TimeToImageRecorder()
     /// When each of the decode queue's places is next free.
     private var decodeFreeAt: [UInt64]
-    /// Thumbnails in flight, in places reused once they land.
-    private var flights: [Flight?] = []
-    private var freeFlights: [Int32] = []
+    /// Thumbnails in flight.
+    private var flights = Slab<Flight>()
     /// Per memory key, its thumbnail in flight (-1: none), when misses join.
     private var flightByKey: [Int32]
-    /// Transfers on the link by their id, in places reused once they end.
-    private var downloads: [Download] = []
-    private var freeDownloads: [Int32] = []
+    /// Transfers on the link, by their id.
+    private var downloads = Slab<Download>()
     /// Per original's disk key, its transfer (-1: none), when misses share one.
     private var downloadByOriginal: [Int32]
     /// Thumbnails whose ready time is known, soonest first.
@@ -115,10 +113,10 @@ struct RequestClock {
     /// A memory miss for `key` joins its thumbnail in flight, when there is one: the picture it will show.
     mutating func join(_ key: TraceKey) -> (content: Int32, url: Int32)? {
         guard coalesces, case let flight = flightByKey[Int(key)], flight >= 0 else { return nil }
-        flights[Int(flight)]!.joined.append(arrival)
-        flights[Int(flight)]!.landing.joiners += 1
+        flights[flight].joined.append(arrival)
+        flights[flight].landing.joiners += 1
         occupied += 1
-        return flights[Int(flight)]!.landing.held
+        return flights[flight].landing.held
     }
 
     /// A disk hit: read `bytes`, then decode.
@@ -134,23 +132,16 @@ struct RequestClock {
         let decode = costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: landing.cost)
         let flight = add(Flight(landing: landing, arrival: arrival, decode: decode, tier: .origin))
         if coalesces, original >= 0, case let shared = downloadByOriginal[Int(original)], shared >= 0 {
-            downloads[Int(shared)].flights.append(flight)
+            downloads[shared].flights.append(flight)
             return true
         }
         var download = Download()
         download.flights.append(flight)
         download.original = coalesces ? original : -1
         download.storesFor = storesOriginal && original >= 0 ? landing.index : -1
-        let id: Int
-        if let free = freeDownloads.popLast() {
-            id = Int(free)
-            downloads[id] = download
-        } else {
-            id = downloads.count
-            downloads.append(download)
-        }
-        if download.original >= 0 { downloadByOriginal[Int(original)] = Int32(id) }
-        link.start(id, host: host, bytes: bytes, at: max(now, link.now))
+        let id = downloads.insert(download)
+        if download.original >= 0 { downloadByOriginal[Int(original)] = id }
+        link.start(Int(id), host: host, bytes: bytes, at: max(now, link.now))
         return false
     }
 
@@ -186,7 +177,7 @@ struct RequestClock {
 
     /// Every thumbnail in flight, which will never land: the app was ended. Its transfers stop.
     mutating func abandon() -> [Landing] {
-        let lost = flights.compactMap { $0?.landing }
+        let lost = flights.values.map(\.landing)
         times.neverShown += lost.reduce(0) { $0 + 1 + $1.joiners }
         processEnded()
         return lost
@@ -196,9 +187,7 @@ struct RequestClock {
     mutating func processEnded() {
         link.processEnded()
         flights.removeAll()
-        freeFlights.removeAll()
         downloads.removeAll()
-        freeDownloads.removeAll()
         ready = Heap()
         originalsLanded.removeAll()
         originalsTaken = 0
@@ -216,42 +205,31 @@ struct RequestClock {
     private mutating func add(_ flight: Flight) -> Int32 {
         occupied += 1
         pendingCost += flight.landing.cost
-        let place: Int32
-        if let free = freeFlights.popLast() {
-            place = free
-            flights[Int(place)] = flight
-        } else {
-            place = Int32(flights.count)
-            flights.append(flight)
-        }
+        let place = flights.insert(flight)
         if coalesces { flightByKey[Int(flight.landing.key)] = place }
         return place
     }
 
     private mutating func schedule(_ flight: Int32, decodableFrom time: UInt64) {
-        let at = decoded(from: time, taking: flights[Int(flight)]!.decode)
-        ready.insert(Ready(at: at, index: flights[Int(flight)]!.landing.index, flight: flight))
+        let at = decoded(from: time, taking: flights[flight].decode)
+        ready.insert(Ready(at: at, index: flights[flight].landing.index, flight: flight))
     }
 
     private mutating func transferEnded(_ id: Int, at time: UInt64) {
-        let download = downloads[id]
+        let download = downloads.remove(Int32(id))
         if download.original >= 0 { downloadByOriginal[Int(download.original)] = -1 }
         if download.storesFor >= 0 { originalsLanded.append((download.storesFor, time)) }
         for flight in download.flights { schedule(flight, decodableFrom: time) }
-        downloads[id] = Download()
-        freeDownloads.append(Int32(id))
     }
 
     /// The flight's thumbnail is ready at `time`: its requests and their joiners are timed.
     private mutating func landed(_ place: Int32, at time: UInt64) -> Landing {
-        guard var flight = flights[Int(place)] else { preconditionFailure("a flight lands once") }
+        var flight = flights.remove(place)
         times.record(flight.tier, time - flight.arrival)
         for arrival in flight.joined { times.record(.joined, time - arrival) }
         occupied -= 1 + flight.joined.count
         pendingCost -= flight.landing.cost
         if coalesces, flightByKey[Int(flight.landing.key)] == place { flightByKey[Int(flight.landing.key)] = -1 }
-        flights[Int(place)] = nil
-        freeFlights.append(place)
         flight.landing.now = time
         return flight.landing
     }
