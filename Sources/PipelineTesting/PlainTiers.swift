@@ -13,7 +13,7 @@ public final class DictionaryImageCache: ImageCaching {
         var hits = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     public let limit: Int
 
     public init(limit: Int) { self.limit = limit }
@@ -58,7 +58,7 @@ public final class DictionaryImageCache: ImageCaching {
 
 /// A disk tier held in memory: bytes by key, no limit. A user's own `DataCaching`.
 public final class DictionaryDataCache: DataCaching {
-    private let entries = Mutex([String: Data]())
+    private let entries = Locked([String: Data]())
 
     public init() {}
 

@@ -38,7 +38,7 @@ public struct PlainTraceChunk: Sendable {
 /// whole (`CacheSimulator.run(_:_:)` on a cursor), so their figures are the same.
 public final class PlainTraceStream: Sendable {
     public let name: String
-    private let head: Mutex<Link?>
+    private let head: Locked<Link?>
     private let ended: Ending
     private let credits: Credits
     /// How far the reader may run ahead of a stream's one run.
@@ -51,7 +51,7 @@ public final class PlainTraceStream: Sendable {
         let credits = Credits(Self.chunksAhead)
         self.credits = credits
         let first = Link(credits)
-        head = Mutex(first)
+        head = Locked(first)
         let ended = Ending()
         self.ended = ended
         // The reader holds only the last place, so it keeps no chunk the runs have passed.
@@ -110,7 +110,7 @@ public final class PlainTraceStream: Sendable {
 /// How the reader ended: done once it has, with what it threw, if anything.
 private final class Ending: Sendable {
     let done = Link.Ready()
-    let failure = Mutex<(any Error)?>(nil)
+    let failure = Locked<(any Error)?>(nil)
 }
 
 /// The chunks the reader may publish before a run has passed earlier ones.
@@ -132,9 +132,9 @@ private final class Credits: Sendable {
 
 /// The reader's end of a stream: the place it fills next.
 private final class Tail: Sendable {
-    private let link: Mutex<Link>
+    private let link: Locked<Link>
 
-    init(_ link: Link) { self.link = Mutex(link) }
+    init(_ link: Link) { self.link = Locked(link) }
 
     /// Fills the place; a chunk moves the tail on to the place it brings.
     func resolve(_ state: Link.State) {
@@ -164,7 +164,7 @@ private final class Link: Sendable {
         func wait() { group.wait() }
     }
 
-    private let state = Mutex(State.pending)
+    private let state = Locked(State.pending)
     private let ready = Ready()
     private let credits: Credits
 
