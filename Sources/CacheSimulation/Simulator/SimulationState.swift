@@ -127,6 +127,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         }.map { TierPlan.Source(disk: $0.kind) } ?? .origin
         let fate = trace.outcomes[index].fate(at: source)
         var held = truth
+        var storesOriginal = false
         switch (source, fate) {
         case (.origin, .offline):
             return accounting.offline(index, size: size)
@@ -137,14 +138,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         case (.origin, _):
             noteRefetch(key, size: size, fromOrigin: true)
             accounting.downloaded(index, picture: truth.content)
-            let storesOriginal = plan.stores(after: .origin, fate).contains(.diskOriginal)
-            if clock != nil {
-                let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: fate, held: held)
-                let shared = clock!.download(landing, original: originalKey, host: trace.hosts[index], bytes: size, storesOriginal: storesOriginal)
-                if shared { accounting.sharedDownloads += 1 }
-                return
-            }
-            download(index, originalKey, stores: storesOriginal)
+            storesOriginal = plan.stores(after: .origin, fate).contains(.diskOriginal)
         case (.diskThumbnail, _), (.diskOriginal, _):
             accounting.diskHit(index, size: size)
             held = tiers.diskHolds[Int(source == .diskThumbnail ? thumbnailKey : originalKey)]
@@ -153,8 +147,16 @@ struct SimulationState<Policy: EvictionPolicy> {
         }
         let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: fate, held: held)
         if clock != nil {
-            return clock!.read(landing, bytes: source == .diskThumbnail ? trace.thumbnailSizes[index] : trace.originalDiskSizes[index])
+            switch source {
+            case .origin:
+                let shared = clock!.download(landing, original: originalKey, host: trace.hosts[index], bytes: size, storesOriginal: storesOriginal)
+                if shared { accounting.sharedDownloads += 1 }
+            case .diskThumbnail: clock!.read(landing, bytes: trace.thumbnailSizes[index])
+            case .diskOriginal: clock!.read(landing, bytes: trace.originalDiskSizes[index])
+            }
+            return
         }
+        if source == .origin { download(index, originalKey, stores: storesOriginal) }
         guard inFlight.window.capacity > 1 else { return land(landing) }
         inFlight.window.add(landing)
     }
@@ -169,6 +171,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         }
         landOnClock(by: clock!.arrival(at: time))
         while clock!.isFull, let event = clock!.next(by: .max) { land(event) }
+        // Asked again: back to back, a request arrives only once the wait for a place is over.
         return clock!.start(at: clock!.arrival(at: time))
     }
 

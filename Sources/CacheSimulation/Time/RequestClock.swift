@@ -16,7 +16,7 @@ import ImagePipeline
 struct RequestClock {
     typealias Landing = InFlightWindow.Landing
 
-    var link: NetworkLink
+    private var link: NetworkLink
     let costs: DeviceCosts
     /// The app's limit on requests waiting for images; 0: none.
     let limit: Int
@@ -32,7 +32,7 @@ struct RequestClock {
     private(set) var occupied = 0
     /// Costs of the thumbnails in flight.
     private(set) var pendingCost = 0
-    private(set) var times = TimeToImageRecorder()
+    private var times = TimeToImageRecorder()
     /// When each of the decode queue's places is next free.
     private var decodeFreeAt: [UInt64]
     /// Thumbnails in flight.
