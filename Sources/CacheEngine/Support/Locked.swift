@@ -13,25 +13,24 @@ import Glibc
 /// one test of a flag the lock holds.
 public struct Locked<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     @usableFromInline let mutex: Mutex<Value>
-    /// A private address that names this lock to TSan.
-    @usableFromInline let token = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
-    /// Whether the TSan runtime is loaded, read once here rather than through the
-    /// statics' lazy-initialisation check on every lock.
-    @usableFromInline let annotates = ThreadSanitizer.isLoaded
+    /// A private address that names this lock to TSan; none without the TSan runtime,
+    /// so a lock made per chunk or per request allocates nothing in a normal build.
+    @usableFromInline let token: UnsafeMutableRawPointer?
 
     public init(_ value: consuming sending Value) {
         mutex = Mutex(value)
+        token = ThreadSanitizer.isLoaded ? UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1) : nil
     }
 
-    deinit { token.deallocate() }
+    deinit { token?.deallocate() }
 
     @inlinable
     public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            if annotates { ThreadSanitizer.acquire(token) }
-            defer { if annotates { ThreadSanitizer.release(token) } }
+            if let token { ThreadSanitizer.acquire(token) }
+            defer { if let token { ThreadSanitizer.release(token) } }
             return try body(&value)
         }
     }
