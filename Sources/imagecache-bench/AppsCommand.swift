@@ -8,8 +8,8 @@ struct AppsCommand: AsyncParsableCommand {
         commandName: "apps",
         abstract: "Each app's workload under its pipeline as shipped, with one defect fixed at a time, and under the fixed pipeline.",
         discussion: """
-            The presets are read from the apps' documents (APPS.md): \
-            \(AppPreset.allAsShipped.map(\.name).joined(separator: ", ")); "fixed" is the library's pipeline \
+            The presets are pipeline files (presets/) read from the apps' documents (APPS.md): \
+            \(((try? PresetLibrary.allAsShipped()) ?? []).map(\.name).joined(separator: ", ")); "fixed" is the library's pipeline \
             with the bench's defaults, trimming memory to half on a warning. A trace is run under the presets of the \
             app its header names; a mix of apps is skipped. Simulated on the whole trace with 10 requests in flight. \
             Then each app's pipeline as shipped, ported as written (My Market's coalescer with its defects; the others' \

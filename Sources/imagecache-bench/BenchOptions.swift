@@ -106,6 +106,11 @@ struct CacheOptions: ParsableArguments {
 
     @Option(help: networkHelp) var network = "none"
 
+    /// The options a pipeline file gives instead (`--pipeline`).
+    static let pipelineSettings = [
+        "--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--ignore-invalidations", "--in-flight", "--stripes",
+    ]
+
     func validate() throws {
         try OptionCheck.givenOnce(["--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--warnings", "--device", "--network"])
         try OptionCheck.library { _ = try SettingParsing.network(network) }

@@ -39,9 +39,11 @@ struct ImageCacheBench: AsyncParsableCommand {
             }
         } catch {
             let type = type(of: command)
-            if exitCode(for: error) == .validationFailure || error is UsageError {
+            // A pipeline file is the user's to fix, as an option's value is.
+            if exitCode(for: error) == .validationFailure || error is UsageError || error is PipelineFileError {
                 let name = ["imagecache-bench", type.configuration.commandName].compactMap { $0 }.joined(separator: " ")
-                usageError("Error: \((error as? UsageError)?.description ?? type.message(for: error))\n  See '\(name) --help' for more information.")
+                let message = (error as? UsageError)?.description ?? (error as? PipelineFileError)?.description ?? type.message(for: error)
+                usageError("Error: \(message)\n  See '\(name) --help' for more information.")
             }
             exit(withError: error)
         }

@@ -32,6 +32,14 @@ enum OptionCheck {
         }
     }
 
+    /// Refuses `others` given beside `option`, which sets what they would.
+    static func notBeside(_ option: String, _ others: [String], in arguments: [String] = CommandLine.arguments) throws {
+        let given = Set(arguments.dropFirst().prefix { $0 != "--" }.map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0 })
+        if let clash = others.first(where: given.contains) {
+            throw ValidationError("\(clash) is not taken beside \(option), which sets it; change the file, or leave \(option) out")
+        }
+    }
+
     /// The library's checks, run while the command line is parsed: its usage errors are the
     /// parser's, so they exit 2 pointing at --help as the parser's own do.
     static func library(_ check: () throws -> Void) throws {

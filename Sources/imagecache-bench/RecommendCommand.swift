@@ -26,6 +26,10 @@ struct RecommendCommand: ParsableCommand {
         valueName: "hits|p95|bytes"))
     var optimize = RecommendationGoal.hits.rawValue
     @Option(help: networkHelp) var network = "none"
+    @Option(help: ArgumentHelp(
+        "Write the recommended settings as a pipeline file (docs/PIPELINES.md) at this new path.",
+        discussion: "simulate --pipeline FILE, with this run's --device and --network, gives the figures the 'together' row reports."))
+    var writePipeline: String?
     @OptionGroup var output: OutputOptions
 
     var job: RecommendJob {
@@ -36,6 +40,7 @@ struct RecommendCommand: ParsableCommand {
         job.device = device
         job.goal = optimize
         job.network = network
+        job.writePipeline = writePipeline
         return job
     }
 

@@ -25,6 +25,10 @@ struct SimulateCommand: ParsableCommand {
         "Run in the order a live replay took its decisions, from the file `replay --save-order` wrote.",
         discussion: "Give the one recorded trace that replay ran, with its --sessions or --requests, and the replay's configuration (memory, disk, policy, keys): the figures are then the live run's, request by request."))
     var observedOrder: String?
+    @Option(help: ArgumentHelp(
+        "Run the pipeline a pipeline file describes (presets/, docs/PIPELINES.md) on each trace, instead of a matrix.",
+        discussion: "The file gives the keys, decode, memory, disk, loads in flight, coalescing and invalidations; --warnings, --device and --network give the run's environment. The matrix's options are refused beside it."))
+    var pipeline: String?
     @OptionGroup var sharding: ShardOptions
     @OptionGroup var output: OutputOptions
 
@@ -36,10 +40,14 @@ struct SimulateCommand: ParsableCommand {
         job.libcachesim = libcachesim
         job.observedOrder = observedOrder
         job.shard = sharding.shard
+        job.pipeline = pipeline
         return job
     }
 
-    func validate() throws { try OptionCheck.library(job.validate) }
+    func validate() throws {
+        if pipeline != nil { try OptionCheck.notBeside("--pipeline", CacheOptions.pipelineSettings + ["--libcachesim", "--shard"]) }
+        try OptionCheck.library(job.validate)
+    }
 
     func run() throws { try job.run(output: output.results) }
 }

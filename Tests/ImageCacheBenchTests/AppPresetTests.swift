@@ -10,7 +10,7 @@ struct AppPresetTests {
         let workloads = names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().compactMap {
             try? RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent($0).path)
         }
-        return AppComparison.run(workloads)
+        return (try? AppComparison.run(workloads)) ?? []
     }()
 
     static func row(_ trace: String, _ preset: String, fixing defect: String? = nil) -> AppComparisonRow? {
@@ -19,10 +19,11 @@ struct AppPresetTests {
 
     @Test("each app dataset gets its as-shipped runs, one per defect fixed, and the fixed pipeline; the mix gets none")
     func everyAppCovered() throws {
-        for (trace, presets) in [
-            ("articleproject", [AppPreset.articleProject, .articleProjectTheirFix]), ("headlines", [.headlines]),
-            ("mymarket", [.myMarket]), ("picterest", [.picterest]), ("vanilladin", [.vanilladin]),
+        for (trace, names) in [
+            ("articleproject", ["articleproject-as-shipped", "articleproject-their-fix"]), ("headlines", ["headlines-as-shipped"]),
+            ("mymarket", ["mymarket-as-shipped"]), ("picterest", ["picterest-as-shipped"]), ("vanilladin", ["vanilladin-as-shipped"]),
         ] {
+            let presets = try names.map { try PresetLibrary.named($0) }
             let runs = Self.rows.filter { $0.trace.hasPrefix(trace) }
             #expect(runs.count == presets.reduce(1) { $0 + 1 + $1.defects.count }, "\(trace)")
             let fixed = try #require(Self.row(trace, "fixed"))
@@ -79,17 +80,18 @@ struct AppPresetTests {
         }
         let small = try #require(DeviceModel.named("iphone-1gb"))
         // A phone with memory to spare: gigabytes held, and more hits than the fixed pipeline's bounded memory keeps.
-        let spare = run(.picterest, on: nil)
+        let picterest = try PresetLibrary.named("picterest-as-shipped")
+        let spare = run(picterest, on: nil)
         #expect(spare.peakMemoryCost > 5_000_000_000 && spare.device == nil)
         // The apps' phone warns it every few screens and its NSCache empties itself each time.
-        let warned = run(.picterest, on: .appsDefault)
+        let warned = run(picterest, on: .appsDefault)
         #expect(warned.warnings.count > 500 && warned.peakMemoryCost < DeviceModel.appsDefault.limitBytes)
         #expect(warned.combinedHitRatio < spare.combinedHitRatio / 2)
         // A 1 GB phone ends it in every launch, with nearly no hits; the fixed pipeline runs untouched on both.
-        let ended = try #require(run(.picterest, on: small).device)
+        let ended = try #require(run(picterest, on: small).device)
         #expect(ended.processEnds > 100 && ended.interruptedSessions == ended.sessions && ended.sessions > 1)
         for device in [DeviceModel.appsDefault, small] {
-            let fixed = run(.fixed, on: device)
+            let fixed = run(try PresetLibrary.fixed(), on: device)
             #expect(fixed.device?.processEnds == 0 && fixed.warnings.count == 0, "\(device.name)")
             #expect(fixed.combinedHitRatio > warned.combinedHitRatio + 0.2, "\(device.name)")
         }
@@ -115,7 +117,8 @@ struct AppPresetTests {
         let output = try await BenchProcess.run(["apps"] + traces + ["--live-sessions", "1", "--store", store, "--json", "--no-files"])
         #expect(output.status == 0, "\(output.stderr)")
         let results = try BenchCommandsTests.json(output)
-        #expect(results.apps?.count == (1 + AppPreset.myMarket.defects.count) + 2 * (1 + AppPreset.articleProject.defects.count) + 2)
+        let myMarket = try PresetLibrary.named("mymarket-as-shipped"), articleProject = try PresetLibrary.named("articleproject-as-shipped")
+        #expect(results.apps?.count == (1 + myMarket.defects.count) + 2 * (1 + articleProject.defects.count) + 2)
         let live = try #require(results.appsLive)
         // My Market's coalescer, and ArticleProject's disk named by the last path component and their fix,
         // decoded by libvips and re-encoded as JPEG 0.4 on a real disk.

@@ -22,24 +22,25 @@ struct AsShippedImageCacheTests {
     @Test(
         "the first sessions of each app's dataset, request by request",
         arguments: [
-            ("articleproject", AppPreset.articleProject), ("articleproject", .articleProjectTheirFix), ("vanilladin", .vanilladin),
-            ("headlines", .headlines), ("picterest", .picterest),
+            ("articleproject", "articleproject-as-shipped"), ("articleproject", "articleproject-their-fix"), ("vanilladin", "vanilladin-as-shipped"),
+            ("headlines", "headlines-as-shipped"), ("picterest", "picterest-as-shipped"),
         ])
-    func matchesSimulation(_ c: (String, AppPreset)) async throws {
+    func matchesSimulation(_ c: (String, String)) async throws {
+        let preset = try PresetLibrary.named(c.1)
         let full = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("\(c.0).jsonl.gz").path)
         let workload = full.prefix(sessions: 3)
-        let live = try await answers(c.1, workload).answers
-        var configuration = c.1.configuration
+        let live = try await answers(preset, workload).answers
+        var configuration = preset.configuration
         configuration.inFlight = 0
-        let simulated = CacheSimulator.answers(c.1.trace(of: workload), configuration).answers
+        let simulated = CacheSimulator.answers(preset.trace(of: workload), configuration).answers
         #expect(live.count == workload.requests.count)
         let differing = zip(live, simulated).enumerated().filter { $0.element.0 != $0.element.1 }
         #expect(differing.isEmpty, "first differences: \(differing.prefix(5).map { "request \($0.offset): live \($0.element.0), simulated \($0.element.1)" })")
         #expect(live.contains(.origin))
         // Each app's tiers show: Headlines keeps nothing in memory, Vanilladin and Picterest have no disk.
-        switch c.1 {
-        case .headlines: #expect(!live.contains(.memory) && live.contains(.disk))
-        case .vanilladin, .picterest: #expect(!live.contains(.disk) && live.contains(.memory))
+        switch c.0 {
+        case "headlines": #expect(!live.contains(.memory) && live.contains(.disk))
+        case "vanilladin", "picterest": #expect(!live.contains(.disk) && live.contains(.memory))
         default: #expect(live.contains(.memory) && live.contains(.disk))
         }
     }
@@ -47,16 +48,17 @@ struct AsShippedImageCacheTests {
     @Test(
         "with the presets' 10 loads at once, each port answers every request as its preset simulated in the port's order",
         arguments: [
-            ("articleproject", AppPreset.articleProject), ("articleproject", .articleProjectTheirFix), ("vanilladin", .vanilladin),
-            ("headlines", .headlines), ("picterest", .picterest),
+            ("articleproject", "articleproject-as-shipped"), ("articleproject", "articleproject-their-fix"), ("vanilladin", "vanilladin-as-shipped"),
+            ("headlines", "headlines-as-shipped"), ("picterest", "picterest-as-shipped"),
         ])
-    func matchesSimulationInFlight(_ c: (String, AppPreset)) async throws {
+    func matchesSimulationInFlight(_ c: (String, String)) async throws {
+        let preset = try PresetLibrary.named(c.1)
         let full = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("\(c.0).jsonl.gz").path)
         let workload = full.prefix(sessions: 3)
-        let live = try await answers(c.1, workload, inFlight: AppPreset.loadsInFlight)
-        var configuration = c.1.configuration
+        let live = try await answers(preset, workload, inFlight: preset.loadsInFlight)
+        var configuration = preset.configuration
         configuration.inFlight = 0
-        let simulated = CacheSimulator.answers(c.1.trace(of: workload), configuration, observed: live.order).answers
+        let simulated = CacheSimulator.answers(preset.trace(of: workload), configuration, observed: live.order).answers
         let differing = zip(live.answers, simulated).enumerated().filter { $0.element.0 != $0.element.1 }
         #expect(differing.isEmpty, "first differences: \(differing.prefix(5).map { "request \($0.offset): live \($0.element.0), simulated \($0.element.1)" })")
         #expect(!live.answers.contains(.unanswered) && live.answers.contains(.origin))
@@ -66,9 +68,10 @@ struct AsShippedImageCacheTests {
     func diskKeyCollision() async throws {
         let full = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("articleproject.jsonl.gz").path)
         let workload = full.prefix(sessions: 3)
-        let shipped = try await answers(.articleProject, workload).answers
-        let diskKey = try #require(AppPreset.articleProject.defects.first { $0.id == "disk-key" })
-        let fixed = try await answers(AppPreset.articleProject.fixing(diskKey), workload).answers
+        let articleProject = try PresetLibrary.named("articleproject-as-shipped")
+        let shipped = try await answers(articleProject, workload).answers
+        let diskKey = try #require(articleProject.defects.first { $0.id == "disk-key" })
+        let fixed = try await answers(articleProject.fixing(diskKey, as: try PresetLibrary.fixed()), workload).answers
         // Only the colliding key finds files for URLs it never downloaded: more disk answers, each a picture of another URL.
         #expect(shipped.count { $0 == .disk } > fixed.count { $0 == .disk })
     }

@@ -87,9 +87,10 @@ struct MyMarketImageCacheTests {
         let crafted = try RecordedWorkload.load(path: craftedTrace)
         for workload in [full.prefix(sessions: 2), crafted] {
             let live = await MyMarketReplay.answers(workload, fetcher: ScriptedFetcher(fallback: .data(bytes))).answers
-            var configuration = AppPreset.myMarket.configuration
+            let myMarket = try PresetLibrary.named("mymarket-as-shipped")
+            var configuration = myMarket.configuration
             configuration.inFlight = 0
-            let simulated = CacheSimulator.answers(AppPreset.myMarket.trace(of: workload), configuration).answers
+            let simulated = CacheSimulator.answers(myMarket.trace(of: workload), configuration).answers
             #expect(live.count == workload.requests.count)
             let differing = zip(live, simulated).enumerated().filter { $0.element.0 != $0.element.1 }
             #expect(differing.isEmpty, "first differences: \(differing.prefix(5).map { "request \($0.offset): live \($0.element.0), simulated \($0.element.1)" })")
@@ -104,10 +105,11 @@ struct MyMarketImageCacheTests {
     func liveMatchesSimulatorInFlight() async throws {
         let full = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("mymarket.jsonl.gz").path)
         let workload = full.prefix(sessions: 3)
-        let live = await MyMarketReplay.answers(workload, fetcher: ScriptedFetcher(fallback: .data(bytes)), inFlight: AppPreset.loadsInFlight)
-        var configuration = AppPreset.myMarket.configuration
+        let myMarket = try PresetLibrary.named("mymarket-as-shipped")
+        let live = await MyMarketReplay.answers(workload, fetcher: ScriptedFetcher(fallback: .data(bytes)), inFlight: myMarket.loadsInFlight)
+        var configuration = myMarket.configuration
         configuration.inFlight = 0
-        let simulated = CacheSimulator.answers(AppPreset.myMarket.trace(of: workload), configuration, observed: live.order).answers
+        let simulated = CacheSimulator.answers(myMarket.trace(of: workload), configuration, observed: live.order).answers
         let differing = zip(live.answers, simulated).enumerated().filter { $0.element.0 != $0.element.1 }
         #expect(differing.isEmpty, "first differences: \(differing.prefix(5).map { "request \($0.offset): live \($0.element.0), simulated \($0.element.1)" })")
         #expect(live.answers.contains(.unanswered) && live.answers.contains(.cancelled) && live.answers.contains(.memory))

@@ -71,7 +71,7 @@ struct RecommendTests {
                 || r.warningReaction == "trim-to-50%")
         let disk = try #require(r.diskBytes)
         #expect(disk <= 200_000_000)
-        #expect(r.reasons.map(\.setting) == ["goal", "memory", "keys", "policy", "per-entry cap", "memory warning", "time to live", "disk"])
+        #expect(r.reasons.map(\.setting) == ["goal", "memory", "keys", "policy", "per-entry cap", "memory warning", "time to live", "disk", "together"])
 
         #expect(r.snippets.map(\.library) == ["ImagePipeline (this package)", "Nuke", "Kingfisher", "SDWebImage"])
         for snippet in r.snippets {
@@ -121,6 +121,49 @@ struct RecommendTests {
         #expect(throws: UsageError.self) { try job.validate() }
         job.goal = "bytes"
         try job.validate()
+    }
+
+    @Test("the recommendation as a pipeline file: simulate --pipeline gives the 'together' figures exactly, on a network and off")
+    func pipelineFile() throws {
+        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path)
+        for network in [nil, try NetworkProfile(parsing: "lte")] {
+            let r = try SettingsRecommender.recommend([workload], memoryBudget: 16 << 20, diskBudget: 64 << 20, network: network)
+            let whole = try #require(r.whole)
+            let file = try PipelineFile.parse(try PipelineFile.text(of: r.pipeline(named: "mine")), path: "mine.yaml")
+            #expect(file.memoryLimits.costLimit == r.memoryBytes && file.policy.description == r.policy && file.disk?.byteLimit == r.diskBytes)
+            var run = PipelineSimulation(pipeline: file)
+            run.network = network
+            let row = try #require(run.run([.recorded(workload)]).first)
+            #expect(row.result.combinedHitRatio == whole.hitRatio && row.result.bytesDownloaded == whole.bytesDownloaded)
+            #expect(row.result.timeToImage?.overall.p95 == whole.p95Milliseconds && (network == nil) == (whole.p95Milliseconds == nil))
+            #expect(r.reasons.last?.setting == "together")
+        }
+    }
+
+    @Test("recommend --write-pipeline writes a new file that simulate --pipeline runs, and never over one that exists")
+    func writePipelineCommand() async throws {
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let path = BenchProcess.temporaryFile("pipeline.yaml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try await BenchProcess.run(["recommend", trace, "--memory-budget", "16MB", "--write-pipeline", path, "--json", "--no-files"])
+        #expect(written.status == 0, "\(written.stderr)")
+        let whole = try #require(try BenchCommandsTests.json(written).recommendation?.whole)
+        let simulated = try await BenchProcess.run(["simulate", trace, "--pipeline", path, "--json", "--no-files"])
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let row = try #require(try BenchCommandsTests.json(simulated).simulations.first)
+        #expect(row.pipeline == URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent && row.result.combinedHitRatio == whole.hitRatio)
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        let again = try await BenchProcess.run(["recommend", trace, "--memory-budget", "16MB", "--write-pipeline", path, "--no-files"])
+        #expect(again.status == 2 && again.stderr.contains("exists"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+        // The matrix's options are the file's to give; a bad file is refused at its line, exit 2.
+        let beside = try await BenchProcess.run(["simulate", trace, "--pipeline", path, "--policy", "sieve", "--no-files"])
+        #expect(beside.status == 2 && beside.stderr.contains("--policy is not taken beside --pipeline"))
+        let bad = BenchProcess.temporaryFile("bad.yaml").path
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        try "name: bad\nmemory:\n  limit: 1MB\n  polcy: lru\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try await BenchProcess.run(["simulate", trace, "--pipeline", bad, "--no-files"])
+        #expect(refused.status == 2 && refused.stderr.contains("\(bad):4: unknown field memory.polcy"), "\(refused.stderr)")
     }
 
     @Test("the command prints the recommendation as JSON and refuses a budget without a unit")

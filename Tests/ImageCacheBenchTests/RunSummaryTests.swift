@@ -50,13 +50,13 @@ struct RunSummaryTests {
     func appTimes() throws {
         let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path)
         var results = BenchResults(command: "test")
-        results.apps = AppComparison.run([workload], network: .suiteDefault)
+        results.apps = try AppComparison.run([workload], network: .suiteDefault)
         let apps = try #require(results.apps)
         let shipped = try #require(apps.first { $0.preset == "vanilladin-as-shipped" && $0.fixedDefect == nil })
         let fixed = try #require(apps.first { $0.preset == "fixed" })
         let (shippedTime, fixedTime) = (try #require(shipped.timeToImage), try #require(fixed.timeToImage))
         // Hits are the untimed run's: the same as without a network.
-        #expect(AppComparison.run([workload]).map(\.hitRatio) == apps.map(\.hitRatio))
+        #expect(try AppComparison.run([workload]).map(\.hitRatio) == apps.map(\.hitRatio))
         let lines = RunSummary.lines(results)
         let heading = try #require(lines.firstIndex { $0.hasPrefix("Time to image on slow-4g, the apps as shipped") })
         let expected = RunSummary.duration(shippedTime.overall.p50) + ", " + RunSummary.duration(shippedTime.overall.p95) + " → fixed "

@@ -90,7 +90,8 @@ public enum AppComparison {
     public static func run(
         _ workloads: [RecordedWorkload], device: DeviceModel? = .appsDefault, network: NetworkProfile? = nil,
         progress: ProgressLine = ProgressLine()
-    ) -> [AppComparisonRow] {
+    ) throws(PipelineFileError) -> [AppComparisonRow] {
+        let fixed = try PresetLibrary.fixed()
         struct Cell: Sendable {
             let workload: Int
             let preset: AppPreset
@@ -99,14 +100,14 @@ public enum AppComparison {
         }
         var cells: [Cell] = []
         for (index, workload) in workloads.enumerated() {
-            for preset in AppPreset.asShipped(app: workload.header.app) {
+            for preset in try PresetLibrary.asShipped(app: workload.header.app) {
                 cells.append(Cell(workload: index, preset: preset, label: preset.name, defect: nil))
                 for defect in preset.defects {
-                    cells.append(Cell(workload: index, preset: preset.fixing(defect), label: preset.name, defect: defect.id))
+                    cells.append(Cell(workload: index, preset: preset.fixing(defect, as: fixed), label: preset.name, defect: defect.id))
                 }
             }
             if cells.last?.workload == index {
-                cells.append(Cell(workload: index, preset: .fixed, label: AppPreset.fixed.name, defect: nil))
+                cells.append(Cell(workload: index, preset: fixed, label: fixed.name, defect: nil))
             }
         }
         // Most fixes change only the configuration: each distinct trace is built once.

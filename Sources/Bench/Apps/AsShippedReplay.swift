@@ -49,14 +49,15 @@ public enum AsShippedReplay {
     }
 
     /// The port of `preset` live, on the loopback origin with libvips decoding whole
-    /// images and re-encoding the disk files, `inFlight` loads at once (the presets' 10 by
-    /// default), beside the preset's simulation run in the order the port took its decisions.
+    /// images and re-encoding the disk files, `inFlight` loads at once (the preset's loads in
+    /// flight unless told), beside the preset's simulation run in the order the port took its decisions.
     /// Its memory cache holds each decoded picture's size, not its pixels: the apps held the pixels,
     /// without limit (63 GB for Picterest's whole dataset), which no machine running this can.
     public static func live(
-        _ preset: AppPreset, _ workload: RecordedWorkload, store: String, inFlight: Int = AppPreset.loadsInFlight,
+        _ preset: AppPreset, _ workload: RecordedWorkload, store: String, inFlight: Int? = nil,
         progress: ProgressLine = ProgressLine()
     ) async throws -> AppLiveCheck {
+        let inFlight = inFlight ?? preset.loadsInFlight
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("icb-as-shipped-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let thumbnailer = Thumbnailer()

@@ -74,16 +74,18 @@ public enum MyMarketReplay {
     }
 
     /// The port live, on the loopback origin with libvips decoding whole images, `inFlight` downloads
-    /// at once, beside the simulator's model run in the order the port took its decisions.
+    /// at once (the preset's loads in flight unless told), beside `preset`'s simulation run in the
+    /// order the port took its decisions.
     public static func live(
-        _ workload: RecordedWorkload, store: String, inFlight: Int = AppPreset.loadsInFlight, progress: ProgressLine = ProgressLine()
+        _ preset: AppPreset, _ workload: RecordedWorkload, store: String, inFlight: Int? = nil, progress: ProgressLine = ProgressLine()
     ) async throws -> AppLiveCheck {
+        let inFlight = inFlight ?? preset.loadsInFlight
         let thumbnailer = Thumbnailer()
         let whole = ThumbnailRequest(width: 1 << 16, height: 1 << 16)
         let (live, seconds) = try await LiveReplay.onLoopback(workload, store: store, label: "mymarket", progress: progress) { loopback in
             await answers(workload, fetcher: loopback, inFlight: inFlight) { try? thumbnailer.thumbnail($0, fitting: whole) }
         }
-        return AppLiveCheck(preset: .myMarket, workload: workload, live: live.answers, order: live.order, inFlight: inFlight, seconds: seconds)
+        return AppLiveCheck(preset: preset, workload: workload, live: live.answers, order: live.order, inFlight: inFlight, seconds: seconds)
     }
 
     /// A completion's first call, awaited.

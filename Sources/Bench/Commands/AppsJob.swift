@@ -19,11 +19,11 @@ public struct AppsJob: Sendable {
         try output.claim(inputs: inputs.inputPaths)
         let loaded = try inputs.load()
         // A trace of no documented app (an import, a mix) has no pipeline as shipped to compare.
-        let unmatched = loaded.filter { AppPreset.asShipped(app: $0.header.app).isEmpty }
+        let unmatched = try loaded.filter { try PresetLibrary.asShipped(app: $0.header.app).isEmpty }
         guard unmatched.count < loaded.count else {
             throw UsageError("""
                 no trace here is one of the five apps' (\(unmatched.map { "\($0.name): \($0.header.app)" }.joined(separator: "; "))): \
-                apps compares \(AppPreset.allAsShipped.map(\.name).joined(separator: ", ")) as shipped on their own traces; \
+                apps compares \(try PresetLibrary.allAsShipped().map(\.name).joined(separator: ", ")) as shipped on their own traces; \
                 for another trace use simulate, sweep or recommend
                 """)
         }
@@ -32,15 +32,15 @@ public struct AppsJob: Sendable {
         }
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
-        results.apps = AppComparison.run(loaded, device: try SettingParsing.device(device), network: try SettingParsing.network(network))
+        results.apps = try AppComparison.run(loaded, device: try SettingParsing.device(device), network: try SettingParsing.network(network))
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
         if liveSessions > 0 {
             var checks: [AppLiveCheck] = []
             for workload in loaded {
                 let slice = workload.prefix(sessions: liveSessions)
-                for preset in AppPreset.asShipped(app: workload.header.app) {
-                    checks.append(preset == .myMarket ? try await MyMarketReplay.live(slice, store: store)
+                for preset in try PresetLibrary.asShipped(app: workload.header.app) {
+                    checks.append(preset.coalescing == .myMarketAsShipped ? try await MyMarketReplay.live(preset, slice, store: store)
                                   : try await AsShippedReplay.live(preset, slice, store: store))
                 }
             }

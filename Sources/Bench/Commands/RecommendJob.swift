@@ -1,5 +1,6 @@
 import Foundation
 import CacheSimulation
+import Workloads
 
 /// `recommend`: cache settings for an app from its traces, each with the figure behind it, and
 /// the same settings written for this library, Nuke, Kingfisher and SDWebImage.
@@ -12,6 +13,8 @@ public struct RecommendJob: Sendable {
     /// What to optimise (hits, p95, bytes) and the network to time on, as typed.
     public var goal = RecommendationGoal.hits.rawValue
     public var network = "none"
+    /// Where to write the recommendation as a pipeline file (`simulate --pipeline` runs it); a new path.
+    public var writePipeline: String?
 
     public init() {}
 
@@ -37,6 +40,9 @@ public struct RecommendJob: Sendable {
     public func validate() throws {
         _ = try Self.budget(memoryBudget, "--memory-budget")
         if let diskBudget { _ = try Self.budget(diskBudget, "--disk-budget") }
+        if let writePipeline, FileManager.default.fileExists(atPath: writePipeline) {
+            throw UsageError("--write-pipeline \(writePipeline) exists; recommend writes a new file and never over one it did not make")
+        }
         _ = try SettingParsing.device(device)
         _ = try parsedGoal()
     }
@@ -51,6 +57,12 @@ public struct RecommendJob: Sendable {
             diskBudget: try diskBudget.map { try Self.budget($0, "--disk-budget") }, device: try SettingParsing.device(device),
             goal: try parsedGoal(), network: try SettingParsing.network(network))
         results.recommendation = recommendation
+        if let writePipeline {
+            let name = URL(fileURLWithPath: writePipeline).deletingPathExtension().lastPathComponent
+            let safe = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "-" })
+            try OutputFile.write(Data(try PipelineFile.text(of: recommendation.pipeline(named: safe.isEmpty ? "recommended" : safe)).utf8), to: writePipeline)
+            FileHandle.standardError.write(Data("recommend: wrote \(writePipeline); imagecache-bench simulate --pipeline \(writePipeline) runs it\n".utf8))
+        }
         output.show("recommended settings for \(recommendation.traces.joined(separator: ", "))", ReportTables.recommendation(recommendation))
         output.show("the curves (◀ the knee)", ReportTables.recommendationCurves(recommendation))
         if !output.json {

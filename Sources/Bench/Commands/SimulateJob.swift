@@ -3,7 +3,8 @@ import CacheSimulation
 import ImagePipeline
 import Workloads
 
-/// `simulate`: traces × policies × memory and disk sizes × key strategies × warning reactions.
+/// `simulate`: traces × policies × memory and disk sizes × key strategies × warning reactions, or
+/// one pipeline file on each trace.
 public struct SimulateJob: Sendable {
     public var inputs = TraceInputs()
     public var settings = CacheSettings()
@@ -14,11 +15,14 @@ public struct SimulateJob: Sendable {
     /// The file `replay --save-order` wrote, to run in the order the live replay took its decisions.
     public var observedOrder: String?
     public var shard: Shard?
+    /// A pipeline file to run instead of the matrix (`PipelineFile`); the settings then give only
+    /// the run's warnings, phone and network.
+    public var pipeline: String?
 
     public init() {}
 
     /// What the run reads.
-    public var inputPaths: [String] { inputs.inputPaths + (observedOrder.map { [$0] } ?? []) }
+    public var inputPaths: [String] { inputs.inputPaths + (observedOrder.map { [$0] } ?? []) + (pipeline.map { [$0] } ?? []) }
 
     /// The checks that need nothing read.
     public func validate() throws {
@@ -30,6 +34,10 @@ public struct SimulateJob: Sendable {
     public func run(output: ResultsOutput) throws {
         try output.claim(inputs: inputPaths)
         var matrix = try settings.matrix(objects: inputs.objects)
+        let pipeline = try self.pipeline.map { path throws(PipelineFileError) in try PipelineFile.read(path) }
+        if pipeline != nil, libcachesim || shard != nil {
+            throw UsageError("--pipeline runs one pipeline on each trace; \(libcachesim ? "--libcachesim's semantics are a matrix's" : "--shard splits a matrix")")
+        }
         if observedOrder != nil, libcachesim {
             throw UsageError("--observed-order runs a recorded trace; --libcachesim's plain requests have no decisions to order")
         }
@@ -65,7 +73,13 @@ public struct SimulateJob: Sendable {
             if case .recorded(let workload) = $0 { workload.summary } else { nil }
         }
         let start = ContinuousClock.now
-        results.simulations = matrix.run(loaded)
+        if let pipeline {
+            var run = PipelineSimulation(pipeline: pipeline)
+            (run.warnings, run.device, run.network, run.observedOrder, run.bounds) = (matrix.warnings, matrix.device, matrix.network, matrix.observedOrder, bounds)
+            results.simulations = run.run(loaded)
+        } else {
+            results.simulations = matrix.run(loaded)
+        }
         // A stream that could not be read to its end leaves rows that cover part of it: none stand.
         for stream in loaded.compactMap(\.stream) { try stream.finished() }
         let seconds = (ContinuousClock.now - start).milliseconds / 1000

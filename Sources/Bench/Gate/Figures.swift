@@ -5,8 +5,10 @@ extension BenchResults {
     public mutating func deriveFigures() {
         figures.removeAll()
         for row in simulations {
-            let id = "simulate/\(row.trace)/\(row.keyStrategy)/\(row.policy)/m\(row.memoryBytes)/d\(row.diskBytes.map(String.init) ?? "none")/\(row.warnings)/\(row.reaction)"
-                + (row.network.map { "/" + $0 } ?? "")
+            // A pipeline is named by its file: its keys, decode and coalescing are not in a matrix cell's id.
+            let cell = row.pipeline.map { "pipeline-\($0)/\(row.warnings)" }
+                ?? "\(row.keyStrategy)/\(row.policy)/m\(row.memoryBytes)/d\(row.diskBytes.map(String.init) ?? "none")/\(row.warnings)/\(row.reaction)"
+            let id = "simulate/\(row.trace)/\(cell)" + (row.network.map { "/" + $0 } ?? "")
             add(Figure(id + "/hitRatio", row.result.hitRatio, better: .higher))
             add(Figure(id + "/combinedHitRatio", row.result.combinedHitRatio, better: .higher))
             add(Figure(id + "/bytesDownloaded", Double(row.result.bytesDownloaded), better: .lower))

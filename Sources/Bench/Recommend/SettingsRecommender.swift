@@ -36,6 +36,9 @@ public struct Recommendation: Codable, Sendable {
     /// Time between two requests of one key by one user: the 99th percentile and the longest, in seconds.
     public var reuseIntervalP99Seconds: Double
     public var longestReuseIntervalSeconds: Double
+    /// The settings together as one pipeline (`pipeline(named:)`), with the traces' warnings, on
+    /// the device and network: what `simulate --pipeline` gives for the file `recommend` writes.
+    public var whole: Candidate?
     /// What each setting is and why, in words, for people.
     public var reasons: [Reason]
     /// The settings as code for this library, Nuke, Kingfisher and SDWebImage.
@@ -205,7 +208,11 @@ public enum SettingsRecommender {
             keyStrategy: key.name, keyStrategies: keyCandidates, policy: policy.name, policies: policies,
             maxEntryFraction: capFraction, entryCaps: caps, warningReaction: reaction.name, warningReactions: warned,
             diskBytes: disk, diskCurve: diskCurve, reuseIntervalP99Seconds: reuse.p99, longestReuseIntervalSeconds: reuse.longest,
-            reasons: [], snippets: [])
+            whole: nil, reasons: [], snippets: [])
+        // 7. The choices together: each was measured beside the ones before it, the disk without warnings.
+        var whole = recommendation.pipeline(named: "recommended").configuration
+        (whole.device, whole.network) = (device, network)
+        recommendation.whole = measure([("recommended", whole)], label: "the whole pipeline")[0]
         recommendation.reasons = reasons(recommendation)
         recommendation.snippets = recommendation.makeSnippets()
         return recommendation
@@ -339,6 +346,11 @@ public enum SettingsRecommender {
                 setting: "disk", value: ByteSize.format(disk),
                 because: (goal == .hits ? "\(percent(kneePoint?.hitRatio ?? 0)) of requests hit memory or disk" : kneePoint.map(figures) ?? "")
                     + " at this size" + doubling(r.diskCurve, at: disk, budget: budget)))
+        }
+        if let whole = r.whole {
+            reasons.append(.init(
+                setting: "together", value: "the pipeline",
+                because: "\(figures(whole)) from either tier with the recorded warnings, every setting above at once (recommend --write-pipeline)"))
         }
         return reasons
     }

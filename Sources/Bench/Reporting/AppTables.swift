@@ -93,7 +93,7 @@ extension Charts {
             let runs = [shipped] + single + (fixed.map { [$0] } ?? [])
             func share(_ count: Int, _ row: AppComparisonRow) -> Double { row.requests == 0 ? 0 : Double(count) / Double(row.requests) }
             let bars = runs.map { row in
-                let label = row.preset == AppPreset.fixed.name ? "fixed pipeline" : row.fixedDefect.map { "fix " + $0 } ?? "as shipped"
+                let label = row.preset == PresetLibrary.fixedName ? "fixed pipeline" : row.fixedDefect.map { "fix " + $0 } ?? "as shipped"
                 let wrong = share(row.wrongImages + row.staleImages + row.unansweredRequests, row)
                 return (label, [max(row.hitRatio - share(row.wrongImages + row.staleImages, row), 0), wrong])
             }
@@ -109,10 +109,10 @@ extension Charts {
 extension [AppComparisonRow] {
     /// Each as-shipped run with its one-defect-fixed runs and the fixed pipeline's run of the same trace.
     var groupedByShippedPreset: [(shipped: AppComparisonRow, single: [AppComparisonRow], fixed: AppComparisonRow?)] {
-        filter { $0.fixedDefect == nil && $0.preset != AppPreset.fixed.name }.map { shipped in
+        filter { $0.fixedDefect == nil && $0.preset != PresetLibrary.fixedName }.map { shipped in
             (shipped,
              filter { $0.trace == shipped.trace && $0.preset == shipped.preset && $0.fixedDefect != nil },
-             first { $0.trace == shipped.trace && $0.preset == AppPreset.fixed.name })
+             first { $0.trace == shipped.trace && $0.preset == PresetLibrary.fixedName })
         }
     }
 }

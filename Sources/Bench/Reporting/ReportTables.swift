@@ -34,10 +34,14 @@ public enum ReportTables {
             ("Belady", .right), ("bound", .right), ("gap to Belady", .right),
         ]
         if timed { columns += [("image p50 ms", .right), ("image p95 ms", .right), ("network", .left)] }
+        // Rows of a pipeline file name it first: its keys, decode and coalescing are in no other column.
+        let piped = rows.contains { $0.pipeline != nil }
+        if piped { columns.insert(("pipeline", .left), at: 0) }
         var table = TextTable(columns)
         for row in rows {
             let result = row.result
-            var cells: [String] = [
+            var cells: [String] = piped ? [row.pipeline ?? ""] : []
+            cells += [
                 row.trace, row.keyStrategy, row.policy, size(row.memoryBytes, style), size(row.diskBytes, style),
                 row.warnings == "trace" ? row.reaction : "\(row.warnings) \(row.reaction)",
                 percent(result.hitRatio, style), percent(result.byteHitRatio, style), percent(row.diskHitRatio, style),

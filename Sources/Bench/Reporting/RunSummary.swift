@@ -17,12 +17,14 @@ public enum RunSummary {
         var lines: [String] = []
         let datasets = datasetLines(results.simulations)
         if !datasets.isEmpty {
-            lines.append("Hits from either tier, default settings against the best deployable policy at their size:")
+            lines.append(results.simulations.first?.pipeline.map { "Hits from either tier, the pipeline \($0):" }
+                ?? "Hits from either tier, default settings against the best deployable policy at their size:")
             lines += datasets
         }
         let times = timeLines(results.simulations)
         if let network = results.simulations.first(where: { $0.result.timeToImage != nil })?.result.timeToImage?.network, !times.isEmpty {
-            lines.append("Time to image on \(network), default settings (p50 / p95; images still loading when the app ended):")
+            let settings = results.simulations.first?.pipeline.map { "the pipeline \($0)" } ?? "default settings"
+            lines.append("Time to image on \(network), \(settings) (p50 / p95; images still loading when the app ended):")
             lines += times
         }
         let apps = appLines(results.apps ?? [])

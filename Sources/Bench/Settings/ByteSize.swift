@@ -66,6 +66,7 @@ public enum ByteSize: Hashable, Sendable, CustomStringConvertible, Codable {
         }
     }
 
-    /// Bytes as a user would have typed them (`ByteCountText`): 150MB, 100MiB, 1.5GiB.
-    public static func format(_ bytes: Int) -> String { ByteCountText.string(bytes) }
+    /// Bytes as a user would have typed them (`ByteCountText`): 150MB, 100MiB, 1.5GiB; a limit
+    /// past the largest size taken is no limit (a pipeline file's `unlimited`).
+    public static func format(_ bytes: Int) -> String { bytes > largest ? "unlimited" : ByteCountText.string(bytes) }
 }

@@ -84,6 +84,17 @@ public enum SettingParsing {
         return reaction
     }
 
+    /// A span of time: a number with s, m, h or d (`30s`, `10m`, `7d`).
+    public static func duration(_ text: String, option: String) throws -> Duration {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let scales: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        guard let unit = trimmed.last, let scale = scales[unit], let value = Double(trimmed.dropLast()), value.isFinite,
+              value > 0, value * scale <= 1e12 else {
+            throw UsageError("\(option): \"\(text)\" is not a span of time above 0; write a number with s, m, h or d (30s, 10m, 7d)")
+        }
+        return .milliseconds(Int64((value * scale * 1000).rounded()))
+    }
+
     public static func warningSource(_ text: String) throws -> SimulationConfiguration.WarningSource {
         do { return try SimulationConfiguration.WarningSource(parsing: text) } catch { throw UsageError("--warnings: \(error.description)") }
     }

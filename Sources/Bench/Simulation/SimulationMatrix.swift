@@ -207,6 +207,8 @@ public struct SimulationRow: Codable, Sendable {
     public var stripes: Int?
     /// The network profile's name when the run kept a clock (`SimulationResult.timeToImage`); nil without.
     public var network: String?
+    /// The pipeline file's name when the row ran one (`simulate --pipeline`); nil for a matrix cell.
+    public var pipeline: String? = nil
     public var result: SimulationResult
     public var seconds: Double
     public var bounds: OfflineBoundsRow?

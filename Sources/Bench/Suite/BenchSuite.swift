@@ -55,7 +55,7 @@ public struct BenchSuite: Sendable {
         results.sweeps = MissRatioSweep.run(workloads, strategy: ReplayDefaults.keyStrategy, policies: curvePolicies, progress: progress)
         results.memoryWarnings = WarningComparison.run(
             workloads, sources: [.trace, .every(seconds: 60)], reactions: WarningReaction.standard, configuration: defaults, progress: progress)
-        results.apps = AppComparison.run(workloads, network: network, progress: progress)
+        results.apps = try AppComparison.run(workloads, network: network, progress: progress)
 
         let replayed = all.firstIndex { $0.name.hasPrefix(replayDataset) } ?? (all.isEmpty ? nil : 0)
         if let replay, let replayed, shard.units(of: all.count).contains(replayed) {
