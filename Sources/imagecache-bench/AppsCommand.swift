@@ -24,6 +24,8 @@ struct AppsCommand: AsyncParsableCommand {
         valueName: "none|class|limit=…"))
     var device = DeviceModel.appsDefault.name
     @Option(help: networkHelp) var network = NetworkProfile.suiteDefault.name
+    @Option(help: "A pipeline file (docs/PIPELINES.md) run on each app's trace beside the app's own pipelines and the fixed one.")
+    var pipeline: String?
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -39,6 +41,7 @@ struct AppsCommand: AsyncParsableCommand {
         job.store = store
         job.device = device
         job.network = network
+        job.pipeline = pipeline
         try await job.run(output: output.results)
     }
 }

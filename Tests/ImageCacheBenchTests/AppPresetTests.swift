@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Bench
+@testable import Bench
 import CacheSimulation
 
 @Suite("The apps as shipped against the fixed pipeline, on every committed app dataset")
@@ -107,6 +107,24 @@ struct AppPresetTests {
         let withDisk = try #require(Self.row("vanilladin", "vanilladin-as-shipped", fixing: "no-disk"))
         #expect(vanilladin.diskHitRatio == 0)
         #expect(withDisk.duplicateDownloads * 5 < vanilladin.duplicateDownloads)
+    }
+
+    @Test("apps --pipeline: a pipeline file runs on each app's trace beside the app's own; the fixed pipeline renamed gives the fixed figures")
+    func givenPipeline() async throws {
+        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path)
+        var mine = try PresetLibrary.fixed()
+        mine.name = "mine"
+        let rows = try AppComparison.run([workload], network: .suiteDefault, pipelines: [mine])
+        let fixed = try #require(rows.first { $0.preset == "fixed" })
+        let given = try #require(rows.last)
+        #expect(given.preset == "mine" && given.givenPipeline == true && fixed.givenPipeline == nil)
+        #expect(given.hitRatio == fixed.hitRatio && given.originBytes == fixed.originBytes && given.timeToImage == fixed.timeToImage)
+        #expect(rows.groupedByShippedPreset.map(\.shipped.preset) == ["vanilladin-as-shipped"])
+        // A file named as a committed preset would mix its figures with the preset's: refused.
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let file = CraftedTrace.datasets.deletingLastPathComponent().appendingPathComponent("presets/fixed.yaml").path
+        let output = try await BenchProcess.run(["apps", trace, "--pipeline", file, "--live-sessions", "0", "--no-files"])
+        #expect(output.status == 2 && output.stderr.contains("names itself fixed"), "\(output.stderr)")
     }
 
     @Test("apps --json: every run, and each app's port live on the loopback origin answering as its preset's simulation does")

@@ -47,6 +47,8 @@ public struct AppComparisonRow: Codable, Sendable, Equatable {
     /// (`SimulationConfiguration.network`), where time decides joins and landings; the row's other
     /// figures are the untimed run's, comparable with the live ports' and the policies'. nil without.
     public var timeToImage: TimeToImage?
+    /// True for a pipeline file given to `apps --pipeline`, run beside the app's own; nil otherwise.
+    public var givenPipeline: Bool?
 
     init(trace: String, app: String, preset: String, fixedDefect: String?, _ result: SimulationResult) {
         self.trace = trace
@@ -83,13 +85,13 @@ public struct AppComparisonRow: Codable, Sendable, Equatable {
 /// one defect fixed at a time, and the fixed pipeline, in parallel.
 public enum AppComparison {
     /// Rows per workload: each as-shipped preset, then it with each defect
-    /// fixed, then the fixed pipeline. A workload of no known app (the mix)
-    /// gives none. On `device` (by default the phones of the apps' years) unless it is nil; with
+    /// fixed, then the fixed pipeline, then each of `pipelines` (files a user gave). A workload of
+    /// no known app (the mix) gives none. On `device` (by default the phones of the apps' years) unless it is nil; with
     /// a `network`, each row also has its time to image there (`AppComparisonRow.timeToImage`; the
     /// presets' loads at once are then the app's limit on requests waiting for images).
     public static func run(
         _ workloads: [RecordedWorkload], device: DeviceModel? = .appsDefault, network: NetworkProfile? = nil,
-        progress: ProgressLine = ProgressLine()
+        pipelines: [AppPreset] = [], progress: ProgressLine = ProgressLine()
     ) throws(PipelineFileError) -> [AppComparisonRow] {
         let fixed = try PresetLibrary.fixed()
         struct Cell: Sendable {
@@ -108,6 +110,7 @@ public enum AppComparison {
             }
             if cells.last?.workload == index {
                 cells.append(Cell(workload: index, preset: fixed, label: fixed.name, defect: nil))
+                cells += pipelines.map { Cell(workload: index, preset: $0, label: $0.name, defect: nil) }
             }
         }
         // Most fixes change only the configuration: each distinct trace is built once.
@@ -127,6 +130,7 @@ public enum AppComparison {
             var row = AppComparisonRow(
                 trace: workload.name, app: workload.header.app, preset: cell.label, fixedDefect: cell.defect,
                 CacheSimulator.run(trace, configuration))
+            row.givenPipeline = pipelines.contains { $0.name == cell.label } && cell.defect == nil ? true : nil
             if let network {
                 configuration.network = network
                 row.timeToImage = CacheSimulator.run(trace, configuration).timeToImage

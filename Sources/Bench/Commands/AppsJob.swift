@@ -12,11 +12,17 @@ public struct AppsJob: Sendable {
     public var device = DeviceModel.appsDefault.name
     /// The network the simulated apps load over, as typed ("none": no clock).
     public var network = NetworkProfile.suiteDefault.name
+    /// A pipeline file run on each app's trace beside the app's own and the fixed pipeline.
+    public var pipeline: String?
 
     public init() {}
 
     public func run(output: ResultsOutput) async throws {
-        try output.claim(inputs: inputs.inputPaths)
+        try output.claim(inputs: inputs.inputPaths + (pipeline.map { [$0] } ?? []))
+        let given = try pipeline.map { path throws(PipelineFileError) in try PipelineFile.read(path) }
+        if let given, try PresetLibrary.all().contains(where: { $0.name == given.name }) {
+            throw UsageError("\(pipeline ?? "") names itself \(given.name), as a committed preset does; give it a name of its own")
+        }
         let loaded = try inputs.load()
         // A trace of no documented app (an import, a mix) has no pipeline as shipped to compare.
         let unmatched = try loaded.filter { try PresetLibrary.asShipped(app: $0.header.app).isEmpty }
@@ -32,7 +38,8 @@ public struct AppsJob: Sendable {
         }
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
-        results.apps = try AppComparison.run(loaded, device: try SettingParsing.device(device), network: try SettingParsing.network(network))
+        results.apps = try AppComparison.run(
+            loaded, device: try SettingParsing.device(device), network: try SettingParsing.network(network), pipelines: given.map { [$0] } ?? [])
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
         if liveSessions > 0 {

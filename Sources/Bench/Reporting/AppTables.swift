@@ -109,7 +109,7 @@ extension Charts {
 extension [AppComparisonRow] {
     /// Each as-shipped run with its one-defect-fixed runs and the fixed pipeline's run of the same trace.
     var groupedByShippedPreset: [(shipped: AppComparisonRow, single: [AppComparisonRow], fixed: AppComparisonRow?)] {
-        filter { $0.fixedDefect == nil && $0.preset != PresetLibrary.fixedName }.map { shipped in
+        filter { $0.fixedDefect == nil && $0.preset != PresetLibrary.fixedName && $0.givenPipeline == nil }.map { shipped in
             (shipped,
              filter { $0.trace == shipped.trace && $0.preset == shipped.preset && $0.fixedDefect != nil },
              first { $0.trace == shipped.trace && $0.preset == PresetLibrary.fixedName })
