@@ -104,7 +104,10 @@ struct CacheOptions: ParsableArguments {
         discussion: "The footprint (the app's own, decoded images held and being decoded) brings warnings and ends the app past the limit."))
     var device = "none"
 
-    @Option(help: networkHelp) var network = "none"
+    @Option(help: ArgumentHelp(
+        networkHelp.abstract + " Or recorded: each trace on the network fitted to the fetch times it kept (a HAR's), each host at its own round trip.",
+        discussion: networkHelp.discussion, valueName: "none|preset|rtt=…,down=…|recorded"))
+    var network = "none"
 
     /// The options a pipeline file gives instead (`--pipeline`).
     static let pipelineSettings = [
@@ -113,7 +116,7 @@ struct CacheOptions: ParsableArguments {
 
     func validate() throws {
         try OptionCheck.givenOnce(["--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--warnings", "--device", "--network"])
-        try OptionCheck.library { _ = try SettingParsing.network(network) }
+        if network.lowercased() != SettingParsing.recordedNetwork { try OptionCheck.library { _ = try SettingParsing.network(network) } }
         try OptionCheck.count(inFlight, "--in-flight", atLeast: 0, atMost: 10_000)
         try OptionCheck.count(stripes, "--stripes", atLeast: 1, atMost: 256)
     }

@@ -260,4 +260,31 @@ struct RealExportTests {
             #expect(stats.status == 0, "\(name): \(stats.stderr)")
         }
     }
+
+    @Test("--network recorded on the real exports with fetch times: the fitted network is closer to them than any preset")
+    func recordedNetworks() async throws {
+        let names = ["fiddler-nopages-bodies.har", "fiddler-cnn-bom.har"]
+        guard names.allSatisfy({ FileManager.default.fileExists(atPath: Self.realExports.appendingPathComponent($0).path) }) else {
+            print("real exports: \(Self.realExports.path) is absent; skipped")
+            return
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var traces: [String] = []
+        for name in names {
+            let trace = directory.appendingPathComponent(name + ".jsonl").path
+            let ran = try await BenchProcess.run(["import", "har", Self.realExports.appendingPathComponent(name).path, "-o", trace])
+            #expect(ran.status == 0, "\(name): \(ran.stderr)")
+            traces.append(trace)
+        }
+        let output = try await BenchProcess.run(["simulate"] + traces + ["--network", "recorded", "--json", "--no-files"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let rows = try #require(try BenchCommandsTests.json(output).recordedNetworks)
+        #expect(rows.map(\.agreement.fetches) == [58, 14])
+        for row in rows {
+            #expect(row.presets.count == 3 && row.presets.values.allSatisfy { $0.mape > row.agreement.mape }, "\(row.trace)")
+        }
+        // Fiddler's capture fetched from hosts 2 ms and 95 ms away: each is fitted at its own round trip.
+        #expect((rows[0].profile.hostRoundTrips?.count ?? 0) > 3)
+    }
 }

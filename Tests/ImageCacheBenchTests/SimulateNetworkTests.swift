@@ -25,6 +25,8 @@ struct SimulateNetworkTests {
     @Test("a bad network or a plain trace is refused, naming why", arguments: [
         (["--network", "5g"], "unknown network \"5g\""),
         (["--network", "rtt=100"], "a custom network needs down="),
+        (["--network", "recorded"], "vanilladin-small.jsonl kept 0 fetch times"),
+        (["--network", "recorded", "--shard", "1/2"], "--network recorded times each recorded trace on its own network"),
     ])
     func refused(_ options: [String], _ message: String) async throws {
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
@@ -39,5 +41,12 @@ struct SimulateNetworkTests {
         try "1,100\n2,100\n1,100\n".write(toFile: path, atomically: true, encoding: .utf8)
         let output = try await BenchProcess.run(["simulate", path, "--network", "lte", "--no-files", "--columns", "key=1,size=2"])
         #expect(output.status == 2 && output.stderr.contains("--network times recorded requests"), "\(output.stderr)")
+    }
+
+    @Test("--network recorded is simulate's: a command with one network for every trace refuses it")
+    func recordedElsewhere() async throws {
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let output = try await BenchProcess.run(["memwarn", trace, "--network", "recorded", "--no-files"])
+        #expect(output.status == 2 && output.stderr.contains("--network recorded fits each trace's own fetch times"), "\(output.stderr)")
     }
 }

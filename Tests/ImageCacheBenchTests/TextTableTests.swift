@@ -1,5 +1,6 @@
 import Bench
 import Testing
+import CacheSimulation
 
 @Suite struct TextTableTests {
     @Test("columns are padded to the widest cell, numbers right-aligned")
@@ -16,8 +17,8 @@ import Testing
     }
 
     @Test func medianOfEvenAndOddSamples() {
-        #expect(median([3, 1, 2]) == 2)
-        #expect(median([4, 1, 3, 2]) == 2.5)
-        #expect(median([]).isNaN)
+        #expect(Statistics.median([3, 1, 2]) == 2)
+        #expect(Statistics.median([4, 1, 3, 2]) == 2.5)
+        #expect(Statistics.median([]).isNaN)
     }
 }

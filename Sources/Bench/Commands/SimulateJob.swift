@@ -27,13 +27,17 @@ public struct SimulateJob: Sendable {
     /// The checks that need nothing read.
     public func validate() throws {
         try inputs.validate()
-        _ = try settings.matrix(objects: inputs.objects)
+        _ = try settings.matrix(objects: inputs.objects, perTraceNetwork: true)
+        if settings.fitsRecordedNetwork, observedOrder != nil || shard != nil || libcachesim {
+            throw UsageError("--network recorded times each recorded trace on its own network; it takes no --observed-order, --shard or --libcachesim")
+        }
     }
 
     /// Runs the matrix and shows it on `output`.
     public func run(output: ResultsOutput) throws {
         try output.claim(inputs: inputPaths)
-        var matrix = try settings.matrix(objects: inputs.objects)
+        try validate()
+        var matrix = try settings.matrix(objects: inputs.objects, perTraceNetwork: true)
         let pipeline = try self.pipeline.map { path throws(PipelineFileError) in try PipelineFile.read(path) }
         if pipeline != nil, libcachesim || shard != nil {
             throw UsageError("--pipeline runs one pipeline on each trace; \(libcachesim ? "--libcachesim's semantics are a matrix's" : "--shard splits a matrix")")
@@ -72,13 +76,22 @@ public struct SimulateJob: Sendable {
         results.datasets = loaded.compactMap {
             if case .recorded(let workload) = $0 { workload.summary } else { nil }
         }
+        let fitted = try settings.fitsRecordedNetwork ? RecordedNetworkRow.fit(loaded) : nil
         let start = ContinuousClock.now
-        if let pipeline {
+        let environment = matrix
+        func simulate(_ inputs: [SimulationMatrix.Input], on network: NetworkProfile?) -> [SimulationRow] {
+            var matrix = environment
+            matrix.network = network
+            guard let pipeline else { return matrix.run(inputs) }
             var run = PipelineSimulation(pipeline: pipeline)
-            (run.warnings, run.device, run.network, run.observedOrder, run.bounds) = (matrix.warnings, matrix.device, matrix.network, matrix.observedOrder, bounds)
-            results.simulations = run.run(loaded)
+            (run.warnings, run.device, run.network, run.observedOrder, run.bounds) = (matrix.warnings, matrix.device, network, matrix.observedOrder, bounds)
+            return run.run(inputs)
+        }
+        if let fitted {
+            results.simulations = zip(loaded, fitted).flatMap { simulate([$0], on: $1.profile) }
+            results.recordedNetworks = fitted
         } else {
-            results.simulations = matrix.run(loaded)
+            results.simulations = simulate(loaded, on: matrix.network)
         }
         // A stream that could not be read to its end leaves rows that cover part of it: none stand.
         for stream in loaded.compactMap(\.stream) { try stream.finished() }
@@ -92,7 +105,10 @@ public struct SimulateJob: Sendable {
         if let device = matrix.device {
             output.show("on \(device)", ReportTables.devices(results.simulations))
         }
-        if let network = matrix.network {
+        if let fitted {
+            output.show("each trace's own network, fitted to its recorded fetch times, and the presets on the same fetches", ReportTables.recordedNetworks(fitted))
+        }
+        if let network = matrix.network.map({ "\($0)" }) ?? (fitted == nil ? nil : "each trace's recorded network") {
             output.show("time to image on \(network), this machine's decode and disk costs (docs/TIME.md)", ReportTables.timeToImage(results.simulations))
         }
         shard?.record(in: &results)

@@ -30,6 +30,8 @@ public struct BenchResults: Codable, Sendable {
     public var fidelity: [FidelityRow]?
     /// Settings recommended for the traces (`recommend`); absent otherwise.
     public var recommendation: Recommendation?
+    /// Each trace's own network, fitted to its recorded fetch times (`simulate --network recorded`); absent otherwise.
+    public var recordedNetworks: [RecordedNetworkRow]?
     public var replays: [LiveReplayReport] = []
     public var figures: [Figure] = []
     /// The run judged against a baseline (`suite --baseline`), when it was.

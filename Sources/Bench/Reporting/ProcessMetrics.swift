@@ -21,14 +21,6 @@ public enum ProcessMetrics {
     }
 }
 
-/// The median of a sample: the figure least moved by a noisy neighbour.
-public func median(_ values: [Double]) -> Double {
-    guard !values.isEmpty else { return .nan }
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
-}
-
 /// This process's open descriptors by kind: sockets come and go with the HTTP
 /// connection pools, so a leak check holds files and sockets to different bounds.
 public struct OpenDescriptors: Codable, Sendable, Equatable {

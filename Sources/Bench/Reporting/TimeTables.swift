@@ -21,3 +21,22 @@ extension ReportTables {
         return table
     }
 }
+
+extension ReportTables {
+    /// Each trace's fitted network: the profile, its error on the recorded fetch times (MAPE,
+    /// Spearman's ρ, the medians), and the presets' MAPE on the same fetches.
+    public static func recordedNetworks(_ rows: [RecordedNetworkRow], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable(
+            [("trace", .left), ("fetches", .right), ("fitted rtt ms", .right), ("fitted down Mbit/s", .right), ("recorded p50 ms", .right),
+             ("simulated p50 ms", .right), ("MAPE", .right), ("ρ", .right)]
+                + RecordedNetworkRow.comparedPresets.map { ("MAPE on \($0)", .right) })
+        for row in rows {
+            let fit = row.agreement
+            table.append(
+                [row.trace, String(fit.fetches), number(row.profile.rttMilliseconds, 1, style), number(row.profile.downlinkBitsPerSecond / 1e6, 2, style),
+                 number(fit.recordedP50, 1, style), number(fit.simulatedP50, 1, style), percent(fit.mape, style), number(fit.spearman, 2, style)]
+                    + RecordedNetworkRow.comparedPresets.map { row.presets[$0].map { percent($0.mape, style) } ?? "" })
+        }
+        return table
+    }
+}

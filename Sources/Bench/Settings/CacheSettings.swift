@@ -23,9 +23,14 @@ public struct CacheSettings: Sendable {
 
     public init() {}
 
-    /// The matrix these settings span; with `objects` (a libCacheSim trace in its object
+    /// `--network recorded`: each trace timed on the network fitted to its own fetch times.
+    public var fitsRecordedNetwork: Bool { network.lowercased() == SettingParsing.recordedNetwork }
+
+    /// The matrix these settings span; a command that times each trace on its own recorded network
+    /// passes `perTraceNetwork` and gets a matrix without one (it sets each trace's), any other
+    /// refuses `--network recorded`; with `objects` (a libCacheSim trace in its object
     /// mode) memory sizes count objects, written as plain numbers or `100objects`.
-    public func matrix(objects: Bool = false) throws -> SimulationMatrix {
+    public func matrix(objects: Bool = false, perTraceNetwork: Bool = false) throws -> SimulationMatrix {
         var matrix = SimulationMatrix()
         matrix.policies = try SettingParsing.policies(policy)
         matrix.memorySizes = try SettingParsing.list(memory, option: "--memory").map {
@@ -40,7 +45,7 @@ public struct CacheSettings: Sendable {
         matrix.inFlight = inFlight
         matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
         matrix.device = try SettingParsing.device(device)
-        matrix.network = try SettingParsing.network(network)
+        matrix.network = fitsRecordedNetwork && perTraceNetwork ? nil : try SettingParsing.network(network)
         guard case .fraction(let share) = try SettingParsing.size(maxEntry, option: "--max-entry"), share <= 1 else {
             throw UsageError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
         }

@@ -51,9 +51,16 @@ public enum SettingParsing {
         do { return try DeviceParsing.parse(text) } catch { throw UsageError(error.description) }
     }
 
+    /// `--network recorded`: each trace's own network, fitted to the fetch times it kept
+    /// (`RecordedNetwork`); `simulate` takes it, per trace.
+    public static let recordedNetwork = "recorded"
+
     /// "none", a preset or `rtt=…,down=…[,loss=…][,connections=…]`.
     public static func network(_ text: String) throws -> NetworkProfile? {
         if text.lowercased() == "none" { return nil }
+        if text.lowercased() == recordedNetwork {
+            throw UsageError("--network recorded fits each trace's own fetch times, which simulate does per trace; here give a profile (slow-4g, lte, wifi, …)")
+        }
         do { return try NetworkProfile(parsing: text) } catch { throw UsageError("--network: \(error.description)") }
     }
 

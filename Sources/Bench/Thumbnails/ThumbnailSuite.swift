@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import ImageSynthesis
+import CacheSimulation
 
 /// What one sample measured: sizes, and the median time of each strategy.
 public struct ThumbnailMeasurement: Sendable, Codable {
@@ -49,7 +50,7 @@ public struct ThumbnailSuite: Sendable {
                     thumbnail = try thumbnailer.thumbnail(data, fitting: sample.request)
                     times.append((ContinuousClock.now - start).milliseconds)
                 }
-                medians[strategy.rawValue] = median(times)
+                medians[strategy.rawValue] = Statistics.median(times)
             }
             guard let thumbnail else { continue }
             results.append(ThumbnailMeasurement(

@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import Workloads
+import CacheSimulation
 
 /// `thumbnail`: one file thumbnailed, its median time and the peak RSS, to compare with vipsthumbnail.
 public struct ThumbnailTiming: Sendable {
@@ -53,7 +54,7 @@ public struct ThumbnailTiming: Sendable {
         return String(
             format: "%@ %d×%d → %d×%d  median %.2f ms over %d runs  peak RSS %@%@",
             strategy.rawValue, last.source.width, last.source.height, last.width, last.height,
-            median(times), times.count, ByteSize.format(ProcessMetrics.peakResidentBytes),
+            Statistics.median(times), times.count, ByteSize.format(ProcessMetrics.peakResidentBytes),
             output.map { "  wrote \(ByteSize.format(encodedBytes)) to \($0)" } ?? "")
     }
 }

@@ -18,6 +18,15 @@ public struct RecordedWorkload: Sendable {
     /// The ground-truth content id behind each interned picture.
     public private(set) var contents: [UInt64] = []
     public private(set) var sessions = 0
+    /// The fetch times the recording kept (a HAR entry's `time`), in request order; empty for a
+    /// trace without them (`RecordedNetwork` fits a profile to them).
+    public private(set) var recordedFetches: [RecordedFetch] = []
+
+    public struct RecordedFetch: Sendable, Equatable {
+        /// The request's index in `requests`.
+        public var request: Int
+        public var milliseconds: Int
+    }
 
     public struct Request: Sendable {
         /// The request id in the trace (cancels name it).
@@ -135,6 +144,9 @@ public struct RecordedWorkload: Sendable {
                     format: ImageFormat(rawValue: image.format), hasAlpha: image.alpha ?? false,
                     priority: image.priority == .visible ? .visible : .prefetch,
                     time: time, cancelledAfter: nil, offline: offline, session: Int32(sessions)))
+                if let milliseconds = image.fetchMilliseconds {
+                    recordedFetches.append(RecordedFetch(request: requests.count - 1, milliseconds: milliseconds))
+                }
             case .cancel(let id):
                 // The reader has checked that the cancel follows its request in this session.
                 if let index = pending.removeValue(forKey: id) {
@@ -161,6 +173,7 @@ public struct RecordedWorkload: Sendable {
         var cut = self
         cut.requests = Array(requests.prefix(count))
         cut.events = events.filter { $0.beforeRequest < count }
+        cut.recordedFetches = recordedFetches.filter { $0.request < count }
         cut.sessions = Int(cut.requests.last?.session ?? 0)
         return cut
     }

@@ -50,6 +50,7 @@ extension RecordedWorkload {
             hostIDs[host] = Int32(hostIDs.count)
             return Int32(hostIDs.count - 1)
         }
+        trace.hostNames = hostIDs.sorted { $0.value < $1.value }.map { String($0.key) }
         let processing = boxes.map { ProcessingOptions($0) }
         let thumbnailProcessing = boxes.map { ProcessingOptions($0, format: thumbnailFormat.imageFormat) }
         let diskBase = diskStrategy ?? strategy

@@ -48,7 +48,7 @@ struct SimulationState<Policy: EvictionPolicy> {
             RequestClock(
                 network: $0, costs: configuration.deviceCosts, limit: configuration.inFlight,
                 coalesces: configuration.coalescing == .perWaiter, backToBack: configuration.arrivals == .backToBack,
-                keys: trace.keyCount, diskKeys: trace.diskKeyCount)
+                keys: trace.keyCount, diskKeys: trace.diskKeyCount, hostNames: trace.hostNames)
         } : nil
         if trace.hasDetails, let model = configuration.device {
             device.footprint = DeviceFootprint(model)

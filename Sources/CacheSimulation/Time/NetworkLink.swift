@@ -6,6 +6,8 @@
 struct NetworkLink {
     let profile: NetworkProfile
     let roundTrip: UInt64
+    /// By host id: its round trip, the profile's own where it names none for the host.
+    private let hostRoundTrips: [UInt64]
     /// The downlink, bytes a nanosecond.
     let capacity: Double
     /// What one connection carries at most under loss, bytes a nanosecond (Mathis et al. 1997:
@@ -41,9 +43,12 @@ struct NetworkLink {
         var lastEnded: UInt64 = 0
     }
 
-    init(_ profile: NetworkProfile) {
+    /// `hostNames`: each host id's authority, for the profile's `hostRoundTrips`.
+    init(_ profile: NetworkProfile, hostNames: [String] = []) {
         self.profile = profile
         roundTrip = UInt64(profile.rttMilliseconds * 1_000_000)
+        let named = profile.hostRoundTrips ?? [:]
+        hostRoundTrips = named.isEmpty ? [] : hostNames.map { UInt64((named[$0] ?? profile.rttMilliseconds) * 1_000_000) }
         capacity = profile.downlinkBitsPerSecond / 8 / 1e9
         perConnection = profile.loss > 0 && roundTrip > 0
             ? Self.segmentBytes / Double(roundTrip) * (1.5).squareRoot() / profile.loss.squareRoot() : .infinity
@@ -60,7 +65,7 @@ struct NetworkLink {
             let connection = hosts[index].readyAt.flatMap { ready in
                 active.contains { $0.host == host } || time - max(ready, hosts[index].lastEnded) <= Self.idleTimeout ? ready : nil
             }
-            let ready = connection ?? time + 2 * roundTrip
+            let ready = connection ?? time + 2 * roundTrip(of: host)
             hosts[index].readyAt = ready
             connect(transfer, at: max(time, ready))
         case .perHost(let limit):
@@ -68,7 +73,7 @@ struct NetworkLink {
             if hosts[index].idleSince.popLast() != nil {
                 connect(transfer, at: time)
             } else if active.count(where: { $0.host == host }) < limit {
-                connect(transfer, at: time + 2 * roundTrip)
+                connect(transfer, at: time + 2 * roundTrip(of: host))
             } else {
                 hosts[index].queued.append(transfer)
             }
@@ -78,8 +83,12 @@ struct NetworkLink {
     /// On a connection from `ready`: its request goes out and the first byte is back a round trip later.
     private mutating func connect(_ transfer: Transfer, at ready: UInt64) {
         var transfer = transfer
-        transfer.flowsFrom = ready + roundTrip
+        transfer.flowsFrom = ready + roundTrip(of: transfer.host)
         active.append(transfer)
+    }
+
+    private func roundTrip(of host: Int32) -> UInt64 {
+        Int(host) < hostRoundTrips.count ? hostRoundTrips[Int(host)] : roundTrip
     }
 
     /// Whether a transfer is waiting for its bytes or receiving them.

@@ -15,6 +15,9 @@ public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertib
     public var connections: ConnectionPooling
     /// Where the figures come from.
     public var source: String
+    /// Round trips of particular hosts (a URL's authority), milliseconds, in place of
+    /// `rttMilliseconds`: a recording's hosts lie at their own distances (`RecordedNetwork`).
+    public var hostRoundTrips: [String: Double]?
 
     public enum ConnectionPooling: Sendable, Hashable, Codable, CustomStringConvertible {
         /// HTTP/1.1: at most this many connections to a host, one transfer on each at a time.
@@ -46,7 +49,8 @@ public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertib
     public var description: String {
         let down = downlinkBitsPerSecond >= 1e6
             ? "\(Self.figure(downlinkBitsPerSecond / 1e6)) Mbit/s" : "\(Self.figure(downlinkBitsPerSecond / 1e3)) kbit/s"
-        return "\(name) (\(Self.figure(rttMilliseconds)) ms, \(down)\(loss > 0 ? ", \(Self.figure(loss * 100)) % loss" : ""), \(connections))"
+        let hosts = hostRoundTrips.map { ", \($0.count) hosts at their own round trips" } ?? ""
+        return "\(name) (\(Self.figure(rttMilliseconds)) ms\(hosts), \(down)\(loss > 0 ? ", \(Self.figure(loss * 100)) % loss" : ""), \(connections))"
     }
 
     private static func figure(_ value: Double) -> String { String(format: "%g", value) }

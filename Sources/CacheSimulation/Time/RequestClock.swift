@@ -84,8 +84,11 @@ struct RequestClock {
         case thumbnail(Landing)
     }
 
-    init(network: NetworkProfile, costs: DeviceCosts, limit: Int, coalesces: Bool, backToBack: Bool = false, keys: Int, diskKeys: Int) {
-        link = NetworkLink(network)
+    init(
+        network: NetworkProfile, costs: DeviceCosts, limit: Int, coalesces: Bool, backToBack: Bool = false, keys: Int, diskKeys: Int,
+        hostNames: [String] = []
+    ) {
+        link = NetworkLink(network, hostNames: hostNames)
         self.costs = costs
         self.limit = max(limit, 0)
         self.coalesces = coalesces

@@ -39,6 +39,8 @@ public struct SimulationTrace: Sendable {
     public private(set) var urls: [Int32] = []
     /// The host each request's URL names (an id), for the clock's connections per host.
     public private(set) var hosts: [Int32] = []
+    /// Each host id's authority, for a network that knows hosts by name (`NetworkProfile.hostRoundTrips`).
+    public internal(set) var hostNames: [String] = []
     /// and what a miss does.
     public private(set) var outcomes: [MissOutcome] = []
     /// Per disk key id, the bytes an entry file adds to its payload (key and trailer).
