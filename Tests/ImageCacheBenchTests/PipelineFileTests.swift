@@ -87,6 +87,9 @@ struct PipelineFileTests {
         #expect(try Self.changed("  memory: normalized", to: "  memory: normalized\n  disk: lastPathComponent").diskKey == CacheKeyStrategy(.lastPathComponent))
         #expect(try Self.changed("decode: thumbnail", to: "decode: full").memoryCost == .decodedOriginal)
         #expect(try Self.changed("  limit: 64MiB", to: "  limit: unlimited").memoryLimits.costLimit == .max)
+        #expect(try Self.changed("  limit: 64MiB", to: "  limit: 15% of device memory, at most 768MiB").memoryDeviceShare
+            == AppPreset.DeviceShare(share: 0.15, atMost: 768 << 20))
+        #expect(try Self.changed("  limit: 64MiB", to: "  limit: 25% of device memory").memoryDeviceShare == AppPreset.DeviceShare(share: 0.25))
         #expect(try Self.changed("  count-limit: 500", to: "  count-limit: 7").memoryLimits.countLimit == 7)
         #expect(try Self.changed("  max-entry: 10%", to: "  max-entry: 25%").memoryLimits.maxEntryFraction == 0.25)
         #expect(try Self.changed("  policy: lru", to: "  policy: sieve").policy == .sieve)
@@ -102,6 +105,38 @@ struct PipelineFileTests {
         #expect(try Self.changed("  coalescing: per-waiter", to: "  coalescing: none").coalescing == SimulationConfiguration.FetchCoalescing.none)
         #expect(try Self.changed("invalidations: honoured", to: "invalidations: ignored").honoursInvalidations == false)
         #expect(try Self.changed("invalidations: honoured", to: "invalidations: honoured\ndefects: [no-disk]").defects.map(\.id) == ["no-disk"])
+    }
+
+    @Test("the libraries' defaults: each preset cites its source, says what it cannot express, and runs on every dataset")
+    func libraryPresets() throws {
+        let names = ["nuke-default", "nuke-datacache", "kingfisher-default", "sdwebimage-default", "urlsession-nscache"]
+        let presets = try names.map { try PresetLibrary.named($0) }
+        for preset in presets {
+            #expect(preset.app == nil && preset.defects.isEmpty && !preset.summary.isEmpty, "\(preset.name)")
+            #expect(preset.evidence.contains { $0.hasPrefix("Not expressed") }, "\(preset.name)")
+            if !preset.name.hasPrefix("urlsession") {
+                #expect(preset.evidence.filter { $0.contains(/\.(swift|m):\d+/) }.count >= 3, "\(preset.name): a file and line for each default")
+            }
+        }
+        // A share of the phone's memory, resolved on the phone: Nuke's 15 % at most 768 MiB, Kingfisher's 25 %.
+        let nuke = presets[0], kingfisher = presets[2]
+        let small = try #require(DeviceModel.named("iphone-3gb")), large = try #require(DeviceModel.named("iphone-6gb"))
+        #expect(nuke.configuration(on: small).limits.costLimit == Int(Double(3 << 30) * 0.15))
+        #expect(nuke.configuration(on: large).limits.costLimit == 768 << 20)
+        #expect(kingfisher.configuration(on: large).limits.costLimit == (6 << 30) / 4 && kingfisher.timeToLive == .seconds(300))
+        #expect(nuke.configuration.limits.costLimit == nuke.configuration(on: small).limits.costLimit)
+        let datasets = try FileManager.default.contentsOfDirectory(atPath: CraftedTrace.datasets.path).filter { $0.hasSuffix(".jsonl.gz") }.sorted()
+        #expect(datasets.count >= 6)
+        for name in datasets.prefix(2) + ["vanilladin-small.jsonl"] {
+            let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent(name).path)
+            var run = PipelineSimulation(pipeline: nuke)
+            run.bounds = false
+            for preset in presets {
+                run.pipeline = preset
+                let row = try #require(run.run([.recorded(workload)]).first)
+                #expect(row.result.requests == workload.requests.count && row.pipeline == preset.name, "\(preset.name) on \(name)")
+            }
+        }
     }
 
     @Test("memory: none and disk: none; a file of only a name takes what simulate runs when not told")
@@ -121,6 +156,8 @@ struct PipelineFileTests {
             ("name: x\nmemroy:\n  limit: 1MB\n", 2, "unknown field memroy"),
             ("name: x\nmemory:\n  limit: 1MB\n  polcy: lru\n", 4, "unknown field memory.polcy"),
             ("name: x\nmemory:\n  limit: 10%\n", 3, "memory.limit: is a size"),
+            ("name: x\nmemory:\n  limit: 150% of device memory\n", 3, "memory.limit: is a share above 0%"),
+            ("name: x\nmemory:\n  limit: 64MB, at most 1GB\n", 3, "\"at most\" bounds a share of device memory"),
             ("name: x\nmemory:\n  max-entry: 150%\n", 3, "memory.max-entry: is a share"),
             ("name: x\nmemory:\n  policy: fifo2\n", 3, "unknown policy \"fifo2\""),
             ("name: x\nmemory:\n  on-warning: panic\n", 3, "memory.on-warning: unknown reaction"),

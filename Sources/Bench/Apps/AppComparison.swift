@@ -125,7 +125,7 @@ public enum AppComparison {
         return ParallelMap.run(cells, progress: progress, label: "apps") { cell in
             let workload = workloads[cell.workload]
             let trace = traces[Keyed(workload: cell.workload, shape: cell.preset.traceShape)]!
-            var configuration = cell.preset.configuration
+            var configuration = cell.preset.configuration(on: device)
             configuration.device = device
             var row = AppComparisonRow(
                 trace: workload.name, app: workload.header.app, preset: cell.label, fixedDefect: cell.defect,

@@ -19,6 +19,9 @@ public struct AppPreset: Sendable, Hashable {
     public var diskKey: CacheKeyStrategy?
     public var memoryCost: RecordedWorkload.MemoryCost
     public var memoryLimits: CacheLimits
+    /// A cost limit that is a share of the phone's memory (Nuke's, Kingfisher's), in place of
+    /// `memoryLimits.costLimit`; resolved on the run's phone (`configuration(on:)`).
+    public var memoryDeviceShare: DeviceShare?
     public var policy: EvictionPolicyKind
     public var timeToLive: Duration?
     public var pressure: MemoryPressurePolicy
@@ -34,10 +37,34 @@ public struct AppPreset: Sendable, Hashable {
     /// What is wrong with it, each with its fix; empty for the fixed pipeline.
     public var defects: [AppDefect]
 
-    /// The simulator's configuration for this preset.
-    public var configuration: SimulationConfiguration {
-        SimulationConfiguration(
-            limits: memoryLimits, policy: policy, timeToLive: timeToLive, pressure: pressure, warnings: .trace, disk: disk,
+    /// A share of the phone's memory, at most a size.
+    public struct DeviceShare: Sendable, Hashable {
+        public var share: Double
+        public var atMost: Int?
+
+        public init(share: Double, atMost: Int? = nil) {
+            self.share = share
+            self.atMost = atMost
+        }
+
+        /// The bytes on `device`; a phone of unknown memory (one given by its limit, or none) is
+        /// taken as the apps' phone (`DeviceModel.appsDefault`, 3 GiB).
+        public func bytes(on device: DeviceModel?) -> Int {
+            let memory = device?.physicalMemoryBytes ?? DeviceModel.appsDefault.physicalMemoryBytes ?? 3 << 30
+            return min(Int(Double(memory) * share), atMost ?? .max)
+        }
+    }
+
+    /// The simulator's configuration for this preset, on no phone in particular.
+    public var configuration: SimulationConfiguration { configuration(on: nil) }
+
+    /// The simulator's configuration for this preset, its memory resolved on `device` (which the
+    /// caller still sets, if it runs on one).
+    public func configuration(on device: DeviceModel?) -> SimulationConfiguration {
+        var limits = memoryLimits
+        if let memoryDeviceShare { limits.costLimit = memoryDeviceShare.bytes(on: device) }
+        return SimulationConfiguration(
+            limits: limits, policy: policy, timeToLive: timeToLive, pressure: pressure, warnings: .trace, disk: disk,
             honoursInvalidations: honoursInvalidations, inFlight: loadsInFlight, coalescing: coalescing)
     }
 

@@ -22,7 +22,7 @@ extension PipelineFile {
         } else {
             lines += [
                 "memory:",
-                "  limit: \(Vocabulary.sizeText(preset.memoryLimits.costLimit))",
+                "  limit: \(Vocabulary.memoryLimitText(preset))",
                 "  count-limit: \(Vocabulary.countText(preset.memoryLimits.countLimit))",
                 "  max-entry: \(Vocabulary.shareText(preset.memoryLimits.maxEntryFraction))",
                 "  policy: \(preset.policy)",

@@ -76,7 +76,11 @@ public enum PipelineFile {
     }
 
     private static func readMemory(_ memory: inout YAMLFields, into preset: inout AppPreset) throws(PipelineFileError) {
-        preset.memoryLimits.costLimit = try memory.value("limit", Vocabulary.size) ?? preset.memoryLimits.costLimit
+        switch try memory.value("limit", Vocabulary.memoryLimit) {
+        case .bytes(let bytes)?: preset.memoryLimits.costLimit = bytes
+        case .deviceShare(let share)?: preset.memoryDeviceShare = share
+        case nil: break
+        }
         preset.memoryLimits.countLimit = try memory.value("count-limit") { try Vocabulary.count($0, in: 0...Int.max) } ?? preset.memoryLimits.countLimit
         preset.memoryLimits.maxEntryFraction = try memory.value("max-entry") { try Vocabulary.share($0) } ?? preset.memoryLimits.maxEntryFraction
         preset.policy = try memory.value("policy", Vocabulary.policy) ?? preset.policy
@@ -122,7 +126,7 @@ extension AppPreset {
     init(name: String) {
         self.init(
             name: name, app: nil, summary: "", evidence: [], memoryKey: ReplayDefaults.keyStrategy, diskKey: nil, memoryCost: .thumbnail,
-            memoryLimits: CacheLimits(costLimit: ReplayDefaults.memoryBytes), policy: ReplayDefaults.policy, timeToLive: nil,
+            memoryLimits: CacheLimits(costLimit: ReplayDefaults.memoryBytes), memoryDeviceShare: nil, policy: ReplayDefaults.policy, timeToLive: nil,
             pressure: WarningReaction(.purgeAll).policy,
             disk: .init(byteLimit: ReplayDefaults.diskBytes, policy: ReplayDefaults.diskPolicy), originalDiskFormat: nil,
             coalescing: .perWaiter, loadsInFlight: 0, honoursInvalidations: true, defects: [])
@@ -131,6 +135,7 @@ extension AppPreset {
     /// No memory cache: each request decodes again (`memory: none`).
     mutating func withoutMemory() {
         memoryLimits = CacheLimits(costLimit: 0, countLimit: 0)
+        memoryDeviceShare = nil
         policy = .lru
         timeToLive = nil
         pressure = .purgeAll

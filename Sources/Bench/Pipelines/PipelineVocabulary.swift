@@ -31,6 +31,30 @@ extension PipelineFile {
             }
         }
 
+        enum MemoryLimit {
+            case bytes(Int)
+            case deviceShare(AppPreset.DeviceShare)
+        }
+
+        /// A size, `unlimited`, or a share of the phone's memory: `15% of device memory[, at most 768MiB]`.
+        static func memoryLimit(_ text: String) throws -> MemoryLimit {
+            let parts = text.lowercased().split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let suffix = " of device memory"
+            guard parts[0].hasSuffix(suffix) else {
+                guard parts.count == 1 else { throw UsageError("\"at most\" bounds a share of device memory (15% of device memory, at most 768MiB)") }
+                return .bytes(try size(text))
+            }
+            let share = try self.share(String(parts[0].dropLast(suffix.count)))
+            guard parts.count == 2 else { return .deviceShare(.init(share: share)) }
+            guard parts[1].hasPrefix("at most ") else { throw UsageError("is a share of device memory, then \", at most\" a size, not \"\(text)\"") }
+            return .deviceShare(.init(share: share, atMost: try size(String(parts[1].dropFirst(8)))))
+        }
+
+        static func memoryLimitText(_ preset: AppPreset) -> String {
+            guard let device = preset.memoryDeviceShare else { return sizeText(preset.memoryLimits.costLimit) }
+            return shareText(device.share) + " of device memory" + (device.atMost.map { ", at most " + sizeText($0) } ?? "")
+        }
+
         /// The size as typed, exact: `150MB`, `100MiB`, else whole bytes.
         static func sizeText(_ bytes: Int) -> String {
             if bytes == .max { return "unlimited" }

@@ -19,7 +19,7 @@ public struct PipelineSimulation: Sendable {
 
     /// The pipeline's configuration in this run's environment.
     var environment: SimulationConfiguration {
-        var configuration = pipeline.configuration
+        var configuration = pipeline.configuration(on: device)
         configuration.warnings = warnings
         configuration.device = device
         configuration.network = network
@@ -28,7 +28,7 @@ public struct PipelineSimulation: Sendable {
 
     public func run(_ inputs: [SimulationMatrix.Input], progress: ProgressLine = ProgressLine()) -> [SimulationRow] {
         let configuration = environment
-        let limits = pipeline.memoryLimits
+        let limits = configuration.limits
         // The bounds need a memory that holds something and ends somewhere.
         let bounded = bounds && !pipeline.hasNoMemory && limits.costLimit < ByteSize.largest
         return ParallelMap.run(Array(inputs.indices), progress: progress, label: "simulate \(pipeline.name)") { index in

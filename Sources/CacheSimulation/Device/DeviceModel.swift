@@ -14,9 +14,13 @@ public struct DeviceModel: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Footprints at which the system sends a warning and a critical warning.
     public var warningBytes: Int
     public var criticalBytes: Int
+    /// The phone's memory (RAM), for a cache sized as a share of it (Nuke's 15 %, Kingfisher's
+    /// 25 %); nil where it is not known (a phone given by its limit).
+    public var physicalMemoryBytes: Int?
 
-    public init(name: String, limitBytes: Int, baselineBytes: Int, warningBytes: Int, criticalBytes: Int) {
+    public init(name: String, limitBytes: Int, baselineBytes: Int, warningBytes: Int, criticalBytes: Int, physicalMemoryBytes: Int? = nil) {
         self.name = name
+        self.physicalMemoryBytes = physicalMemoryBytes
         self.limitBytes = limitBytes
         self.baselineBytes = baselineBytes
         self.warningBytes = warningBytes
@@ -26,11 +30,12 @@ public struct DeviceModel: Sendable, Hashable, Codable, CustomStringConvertible 
     /// A class of phone: its limit as measured by allocating until the system ended a test app
     /// (community measurements, DEVICES.md), the baseline and the pressure points as shares of it.
     public init(name: String, limitMiB: Int, baselineMiB: Int = Self.baselineMiB, warningShare: Double = Self.warningShare,
-                criticalShare: Double = Self.criticalShare) {
+                criticalShare: Double = Self.criticalShare, memoryGiB: Int? = nil) {
         let limit = limitMiB << 20
         self.init(
             name: name, limitBytes: limit, baselineBytes: baselineMiB << 20,
-            warningBytes: Int(Double(limit) * warningShare), criticalBytes: Int(Double(limit) * criticalShare))
+            warningBytes: Int(Double(limit) * warningShare), criticalBytes: Int(Double(limit) * criticalShare),
+            physicalMemoryBytes: memoryGiB.map { $0 << 30 })
     }
 
     /// Estimates: an app's own footprint before it shows an image, and where the system warns.
@@ -40,11 +45,11 @@ public struct DeviceModel: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// The named classes, by the RAM of the phones they stand for.
     public static let classes: [DeviceModel] = [
-        DeviceModel(name: "iphone-1gb", limitMiB: 645),
-        DeviceModel(name: "iphone-2gb", limitMiB: 1_395),
-        DeviceModel(name: "iphone-3gb", limitMiB: 1_392),
-        DeviceModel(name: "iphone-4gb", limitMiB: 2_068),
-        DeviceModel(name: "iphone-6gb", limitMiB: 3_054),
+        DeviceModel(name: "iphone-1gb", limitMiB: 645, memoryGiB: 1),
+        DeviceModel(name: "iphone-2gb", limitMiB: 1_395, memoryGiB: 2),
+        DeviceModel(name: "iphone-3gb", limitMiB: 1_392, memoryGiB: 3),
+        DeviceModel(name: "iphone-4gb", limitMiB: 2_068, memoryGiB: 4),
+        DeviceModel(name: "iphone-6gb", limitMiB: 3_054, memoryGiB: 6),
     ]
 
     /// The class the apps comparison runs on unless told otherwise: the 3 GB phones of the
