@@ -134,3 +134,8 @@ public struct ProcessingOptions: Hashable, Sendable, CustomStringConvertible {
         description = text
     }
 }
+
+extension CacheKeyStrategy {
+    public var withoutProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: false, normalizer: normalizer) }
+    public var withProcessing: CacheKeyStrategy { CacheKeyStrategy(base, includesProcessing: true, normalizer: normalizer) }
+}
