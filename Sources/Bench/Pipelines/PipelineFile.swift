@@ -2,6 +2,7 @@ import Foundation
 import Yams
 import CacheSimulation
 import ImagePipeline
+import Workloads
 
 /// A pipeline file: one image pipeline in the suite's vocabulary, as YAML a person writes and
 /// reviews (docs/PIPELINES.md has every field). A field left out takes what `simulate` runs when
@@ -12,7 +13,7 @@ public enum PipelineFile {
     public static func read(_ path: String) throws(PipelineFileError) -> AppPreset {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw PipelineFileError(path: path, line: 0, message: "cannot be read as UTF-8 text (\(error.localizedDescription))")
+            throw PipelineFileError(path: path, line: 0, message: "cannot be read as UTF-8 text (\(PlainFailure.clause(error)))")
         }
         return try parse(text, path: path)
     }
@@ -111,11 +112,11 @@ public enum PipelineFile {
     }
 
     private static func problem(of error: any Error) -> String {
-        guard let error = error as? YamlError else { return "\(error)" }
+        guard let error = error as? YamlError else { return PlainFailure.clause(error) }
         switch error {
         case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _), .composer(let context, let problem, _, _):
             return [context.map { "\($0.text)" }, problem].compactMap { $0 }.joined(separator: ", ")
-        default: return "\(error)"
+        default: return PlainFailure.clause(error)
         }
     }
 }

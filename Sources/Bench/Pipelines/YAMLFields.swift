@@ -1,4 +1,5 @@
 import Yams
+import Workloads
 
 /// One YAML mapping read field by field, each read refused with its line when it is not what the
 /// field takes, and the fields nobody read refused as unknown (`finish`): a misspelt setting is an
@@ -55,7 +56,7 @@ struct YAMLFields {
     /// The field read by `parse`, whose error (any thrown error's description) is refused at the field's line.
     mutating func value<T>(_ field: String, _ parse: (String) throws -> T) throws(PipelineFileError) -> T? {
         guard let text = try text(field) else { return nil }
-        do { return try parse(text) } catch { throw self.error(field, "\(error)") }
+        do { return try parse(text) } catch { throw self.error(field, PlainFailure.clause(error)) }
     }
 
     /// A list of scalars (`[a, b]` or one per line), or nil when the field is absent.
