@@ -9,10 +9,10 @@ import Workloads
 /// not told; a field the format does not have, or a value out of its range, is refused with its
 /// line. `PipelineFile.text(of:)` writes every field, so a written file reads back as it was.
 public enum PipelineFile {
-    /// The pipeline in the file at `path`.
+    /// The pipeline in the file at `path`, or in a pipe (`<(…)`, `/dev/stdin`), spooled as traces are.
     public static func read(_ path: String) throws(PipelineFileError) -> AppPreset {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+        do { text = try String(contentsOfFile: InputSpool.readable(path), encoding: .utf8) } catch {
             throw PipelineFileError(path: path, line: 0, message: "cannot be read as UTF-8 text (\(PlainFailure.clause(error)))")
         }
         return try parse(text, path: path)

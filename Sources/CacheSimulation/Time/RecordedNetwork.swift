@@ -118,7 +118,10 @@ public struct RecordedNetwork: Sendable, Equatable {
             let request = workload.requests[fetch.request]
             let name = RecordedWorkload.host(of: workload.urls[Int(request.url)])
             let host = hosts[name] ?? Int32(hosts.count)
-            if hosts[name] == nil { (hosts[name], names) = (host, names + [String(name)]) }
+            if hosts[name] == nil {
+                hosts[name] = host
+                names.append(String(name))
+            }
             return Fetch(start: request.time, host: host, bytes: request.bytes, recorded: Double(fetch.milliseconds))
         }
         return (fetches, names)
