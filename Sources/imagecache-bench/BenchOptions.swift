@@ -1,9 +1,7 @@
 import ArgumentParser
-import Foundation
-import ImagePipeline
 import Bench
 import CacheSimulation
-import Workloads
+import ImagePipeline
 
 /// The traces a command runs on.
 struct WorkloadOptions: ParsableArguments {
@@ -157,7 +155,6 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(help: "Print every table to the terminal too (the default run prints its summary; the tables are in the results folder).")
     var verbose = false
-
 
     func validate() throws {
         if json, markdown { throw ValidationError("--json and --markdown both choose what is printed; give one") }

@@ -1,7 +1,6 @@
 import ArgumentParser
-import Foundation
-import ImagePipeline
 import Bench
+import ImagePipeline
 
 struct DiskTortureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

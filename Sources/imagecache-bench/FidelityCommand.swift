@@ -1,8 +1,5 @@
 import ArgumentParser
 import Bench
-import Foundation
-import OriginServer
-import Workloads
 
 struct FidelityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,22 +19,16 @@ struct FidelityCommand: ParsableCommand {
     var updateTargets = false
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        if updateTargets, measure == nil { throw ValidationError("--update-targets writes what --measure DIR measured; give --measure") }
-        if let measure {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: measure, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError("--measure \(measure): no such folder; give the folder that holds the services' API responses")
-            }
-        }
-    }
-
-    func run() throws {
+    var job: FidelityJob {
         var job = FidelityJob()
         job.inputs = workloads.inputs
         job.targets = targets
         job.measure = measure
         job.updatesTargets = updateTargets
-        try job.run(output: output.results)
+        return job
     }
+
+    func validate() throws { try OptionCheck.library(job.validate) }
+
+    func run() throws { try job.run(output: output.results) }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Bench
 
 struct HostileCommand: AsyncParsableCommand {
@@ -11,21 +10,7 @@ struct HostileCommand: AsyncParsableCommand {
 
     func run() async throws {
         let results = try await HostileRun.run(try HostileCorpus.make())
-        if json {
-            print(try ResultsJSON.text(results))
-        } else {
-            var table = TextTable([
-                ("case", .left), ("bytes", .right), ("expected", .left), ("outcome", .left), ("ms", .right), ("peak RSS", .right), ("", .left),
-            ])
-            for result in results {
-                table.append([
-                    result.name, String(result.bytes), result.expectation.rawValue, String(result.outcome.prefix(90)),
-                    String(format: "%.1f", result.milliseconds), ByteSize.format(result.peakResidentBytes), result.passed ? "pass" : "FAIL",
-                ])
-            }
-            print(table.render())
-            print("hostile: \(results.filter(\.passed).count) of \(results.count) cases as expected")
-        }
+        print(json ? try ResultsJSON.text(results) : HostileRun.report(results))
         if results.contains(where: { !$0.passed }) { throw ExitCode.failure }
     }
 }

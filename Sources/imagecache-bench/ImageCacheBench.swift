@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import Bench
+import Foundation
 
 @main
 struct ImageCacheBench: AsyncParsableCommand {

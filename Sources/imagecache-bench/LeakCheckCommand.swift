@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import Bench
+import Foundation
 
 struct LeakCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,13 +24,8 @@ struct LeakCheckCommand: ParsableCommand {
 
     func run() throws {
         let report = try LeakCheck(iterations: iterations).run()
-        let growth = Double(report.residentGrowthBytes) / Double(1 << 20)
-        if json { print(try ResultsJSON.text(report)) } else { print(String(
-            format: "%d thumbnails (%d expected failures): RSS %@ → %@ (%+.2f MiB), peak %@, live libvips objects %d → %d",
-            report.iterations, report.failuresSeen,
-            ByteSize.format(report.residentBytesBefore), ByteSize.format(report.residentBytesAfter), growth,
-            ByteSize.format(report.peakResidentBytes), report.liveVipsObjectsBefore, report.liveVipsObjectsAfter)) }
-        guard report.liveVipsObjectsAfter <= report.liveVipsObjectsBefore, growth <= Double(maxGrowthMib) else {
+        print(json ? try ResultsJSON.text(report) : report.summary)
+        guard report.returned(allowedGrowthBytes: maxGrowthMib << 20) else {
             FileHandle.standardError.write(Data("LEAK: memory or libvips objects did not return to their warmed-up level\n".utf8))
             throw ExitCode.failure
         }

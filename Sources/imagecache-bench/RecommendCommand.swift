@@ -1,8 +1,5 @@
 import ArgumentParser
 import Bench
-import CacheSimulation
-import Foundation
-import Workloads
 
 struct RecommendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

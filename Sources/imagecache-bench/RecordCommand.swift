@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Bench
 import Workloads
 

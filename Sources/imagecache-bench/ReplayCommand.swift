@@ -1,9 +1,7 @@
-import CacheSimulation
 import ArgumentParser
-import Foundation
-import ImagePipeline
 import Bench
-import Workloads
+import CacheSimulation
+import ImagePipeline
 
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +15,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "What the disk keeps: originals, thumbnails (re-encoded) or both.") var diskPolicy = ReplayDefaults.diskPolicy.rawValue
     @Option(parsing: .unconditional, help: "Replay only the first N sessions of each trace (whole sessions).") var sessions: Int?
     @Option(help: "Cancellations: recorded (at the download, as the simulator models them) or timed (after the recorded delay, racing the answer).")
-    var cancellations = LiveReplayOptions.CancellationTiming.recorded.rawValue
+    var cancellations = LiveReplayOptions.CancellationTiming.recorded
     @Option(help: "Policy.") var policy = ReplayDefaults.policy.description
     @Option(help: "Stripes the memory cache is split into, each with its own lock (1 to 256).") var stripes = 1
     @Option(help: "Key strategy.") var keys = ReplayDefaults.keyStrategy.description
@@ -25,7 +23,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Median origin latency in milliseconds (log-normal).") var latency = 0.0
     @Option(parsing: .unconditional, help: "Share of origin responses that are faults (0–1).") var faults = 0.0
     @Option(help: "Disk writes: none (left to the kernel, as iOS caches do), file (fsync each, the library's crash-safe default), fileAndDirectory.")
-    var diskSync = "none"
+    var diskSync = DiskCache.SyncPolicy.none
     @Option(help: "Directory where the origin keeps synthesised images (runs at once may share it).") var store = Recording.defaultStore
     @Flag(help: "Exit 1 unless the simulator, run in the order the live pipeline took its decisions, answers every request as live did.")
     var requireAgreement = false
@@ -49,10 +47,6 @@ struct ReplayCommand: AsyncParsableCommand {
         try OptionCheck.count(stripes, "--stripes", atLeast: 1, atMost: 256)
         try OptionCheck.number(faults, "--faults", in: 0...1, "a share between 0 and 1")
         try OptionCheck.number(latency, "--latency", in: 0...60_000, "a median in milliseconds, 0 to 60000")
-        guard DiskCache.SyncPolicy(rawValue: diskSync) != nil else { throw ValidationError("--disk-sync is none, file or fileAndDirectory") }
-        guard LiveReplayOptions.CancellationTiming(rawValue: cancellations) != nil else {
-            throw ValidationError("--cancellations is recorded or timed")
-        }
         if let sessions { try OptionCheck.count(sessions, "--sessions", atLeast: 1, atMost: 1_000_000) }
         try OptionCheck.library(job.validate)
     }
@@ -72,10 +66,10 @@ struct ReplayCommand: AsyncParsableCommand {
         job.options.speed = speed
         job.options.concurrency = concurrency
         job.options.sessionLimit = sessions
-        job.options.cancellations = LiveReplayOptions.CancellationTiming(rawValue: cancellations) ?? .recorded
+        job.options.cancellations = cancellations
         job.options.latencyMilliseconds = latency
         job.options.faultRate = faults
-        job.options.diskSync = DiskCache.SyncPolicy(rawValue: diskSync) ?? .none
+        job.options.diskSync = diskSync
         job.options.originStore = store
         job.options.observedOrderPath = saveOrder
         job.options.answersPath = saveAnswers
@@ -85,3 +79,5 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws { try await job.run(output: output.results) }
 }
+
+extension LiveReplayOptions.CancellationTiming: ExpressibleByArgument {}

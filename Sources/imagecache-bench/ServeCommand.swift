@@ -1,7 +1,5 @@
 import ArgumentParser
 import Bench
-import Foundation
-import OriginServer
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,5 @@
 import ArgumentParser
 import Bench
-import Foundation
-import Workloads
 
 /// `--shard i/n`: one part of a run, to spread it over machines; `merge` combines the parts.
 struct ShardOptions: ParsableArguments {
@@ -10,13 +8,6 @@ struct ShardOptions: ParsableArguments {
         discussion: "simulate's units are its (trace, key strategy, memory size) groups, sweep's its (trace, size) points, suite's its datasets; part i takes a contiguous range, so merged results equal the unsharded run's exactly."),
         transform: Shard.parse)
     var shard: Shard?
-
-    /// Marks the results as this shard's, with the command all the shards run together.
-    func record(in results: inout BenchResults) { shard?.record(in: &results) }
-
-    func check(traceNames: [String], units: Int, unitName: String) throws {
-        try shard?.check(traceNames: traceNames, units: units, unitName: unitName)
-    }
 }
 
 struct MergeCommand: ParsableCommand {

@@ -1,9 +1,6 @@
 import ArgumentParser
-import Foundation
-import ImagePipeline
 import Bench
 import CacheSimulation
-import Workloads
 
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Bench
 
 struct StressCommand: AsyncParsableCommand {
@@ -21,17 +20,10 @@ struct StressCommand: AsyncParsableCommand {
     var soak: Int?
 
     func validate() throws {
-        try OptionCheck.library { _ = try job.kinds() }
         try OptionCheck.count(requests, "--requests", atLeast: 1, atMost: StressScenario.maximumRequests)
         try OptionCheck.count(images, "--images", atLeast: 1, atMost: StressScenario.maximumImages)
         try OptionCheck.count(concurrency, "--concurrency", atLeast: 1, atMost: 10_000)
-        // Each round doubles --requests: its last round is held to a scenario's most.
-        if let soak {
-            try OptionCheck.count(soak, "--soak", atLeast: 1, atMost: 20)
-            guard requests <= StressScenario.maximumRequests >> (soak - 1) else {
-                throw ValidationError("--soak \(soak) doubles --requests \(soak - 1) times, past \(StressScenario.maximumRequests) requests a round; give fewer rounds or requests")
-            }
-        }
+        try OptionCheck.library(job.validate)
     }
 
     var job: StressJob {

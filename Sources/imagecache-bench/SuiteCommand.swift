@@ -1,6 +1,4 @@
-import CacheSimulation
 import ArgumentParser
-import Foundation
 import Bench
 
 struct SuiteCommand: AsyncParsableCommand {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import ImagePipeline
 import ImageSynthesis
 import Workloads

@@ -1,8 +1,6 @@
 import ArgumentParser
-import Foundation
-import ImagePipeline
 import Bench
-import Workloads
+import ImagePipeline
 
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import ImagePipeline
 import Bench
 
 struct ThumbnailsCommand: ParsableCommand {

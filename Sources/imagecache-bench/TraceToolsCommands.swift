@@ -1,8 +1,8 @@
-import CacheSimulation
 import ArgumentParser
+import Bench
+import CacheSimulation
 import Foundation
 import ImagePipeline
-import Bench
 import Workloads
 
 struct ImportCommand: ParsableCommand {

@@ -14,6 +14,14 @@ public struct FidelityJob: Sendable {
 
     public init() {}
 
+    public func validate() throws {
+        if updatesTargets, measure == nil { throw UsageError("--update-targets writes what --measure DIR measured; give --measure") }
+        var isFolder: ObjCBool = false
+        if let measure, !FileManager.default.fileExists(atPath: measure, isDirectory: &isFolder) || !isFolder.boolValue {
+            throw UsageError("--measure \(measure): no such folder; give the folder that holds the services' API responses")
+        }
+    }
+
     public func run(output: ResultsOutput) throws {
         try output.claim(inputs: inputs.inputPaths + [targets] + (measure.map { [$0] } ?? []))
         var compared = try readTargets(required: measure == nil)

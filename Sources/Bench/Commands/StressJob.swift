@@ -29,6 +29,16 @@ public struct StressJob: Sendable {
         }
     }
 
+    /// A soak's rounds: each doubles `requests`, and its last round is held to a scenario's most.
+    public func validate() throws {
+        _ = try kinds()
+        guard let soak else { return }
+        guard (1...20).contains(soak) else { throw UsageError("--soak must be from 1 to 20, not \(soak)") }
+        guard requests <= StressScenario.maximumRequests >> (soak - 1) else {
+            throw UsageError("--soak \(soak) doubles --requests \(soak - 1) times, past \(StressScenario.maximumRequests) requests a round; give fewer rounds or requests")
+        }
+    }
+
     public func run() async throws {
         if let soak { return try await runSoak(rounds: soak) }
         let scenarios = try kinds().map { StressScenario($0, requests: requests, keys: images, concurrency: concurrency) }

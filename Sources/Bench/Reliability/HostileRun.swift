@@ -25,6 +25,20 @@ public enum HostileRun {
     /// Per case, beyond which it fails even with the right outcome.
     public static let timeLimit = Duration.seconds(10)
 
+    /// The table `hostile` prints, a case a row, and its count of cases as expected.
+    public static func report(_ results: [Result]) -> String {
+        var table = TextTable([
+            ("case", .left), ("bytes", .right), ("expected", .left), ("outcome", .left), ("ms", .right), ("peak RSS", .right), ("", .left),
+        ])
+        for result in results {
+            table.append([
+                result.name, String(result.bytes), result.expectation.rawValue, String(result.outcome.prefix(90)),
+                String(format: "%.1f", result.milliseconds), ByteSize.format(result.peakResidentBytes), result.passed ? "pass" : "FAIL",
+            ])
+        }
+        return table.render() + "\nhostile: \(results.filter(\.passed).count) of \(results.count) cases as expected"
+    }
+
     public static func run(_ cases: [HostileCase]) async throws -> [Result] {
         let fetcher = CorpusFetcher(cases: cases)
         let pipeline = try ImagePipeline(.init(), fetcher: fetcher)

@@ -15,6 +15,19 @@ public struct LeakCheckReport: Sendable, Codable {
     public let residentSamples: [Int]
 
     public var residentGrowthBytes: Int { residentBytesAfter - residentBytesBefore }
+
+    /// Memory and libvips objects back to their warmed-up level, memory within `allowedGrowthBytes`.
+    public func returned(allowedGrowthBytes: Int) -> Bool {
+        liveVipsObjectsAfter <= liveVipsObjectsBefore && residentGrowthBytes <= allowedGrowthBytes
+    }
+
+    /// The line `leak-check` prints.
+    public var summary: String {
+        String(
+            format: "%d thumbnails (%d expected failures): RSS %@ → %@ (%+.2f MiB), peak %@, live libvips objects %d → %d",
+            iterations, failuresSeen, ByteSize.format(residentBytesBefore), ByteSize.format(residentBytesAfter),
+            Double(residentGrowthBytes) / Double(1 << 20), ByteSize.format(peakResidentBytes), liveVipsObjectsBefore, liveVipsObjectsAfter)
+    }
 }
 
 /// Thumbnails a rotating set of small images, and broken ones, many times over,
