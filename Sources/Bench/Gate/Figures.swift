@@ -55,6 +55,18 @@ extension BenchResults {
                 add(Figure(id + "/\(time.network)/timeToImageP95", time.overall.p95, better: .lower))
             }
         }
+        for row in libraries ?? [] {
+            for (name, figures) in [("defaults", row.defaults), ("tuned", row.tuned)] {
+                let id = "libraries/\(row.trace)/\(row.library)/\(name)"
+                add(Figure(id + "/hitRatio", figures.hitRatio, better: .higher))
+                add(Figure(id + "/wrongImages", Double(figures.wrongImages), better: .lower))
+                add(Figure(id + "/originBytes", Double(figures.originBytes), better: .lower))
+                add(Figure(id + "/processEnds", Double(figures.processEnds), better: .lower))
+                if let time = figures.timeToImage {
+                    add(Figure(id + "/\(time.network)/timeToImageP95", time.overall.p95, better: .lower))
+                }
+            }
+        }
         for report in replays {
             let id = "replay/\(report.trace)"
             add(Figure(id + "/requestsPerSecond", report.requestsPerSecond, kind: .timing, better: .higher))

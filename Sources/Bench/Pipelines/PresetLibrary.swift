@@ -42,6 +42,11 @@ public enum PresetLibrary {
         return try all().filter { $0.app == key && !$0.defects.isEmpty }
     }
 
+    /// The libraries' defaults (Nuke, Kingfisher, SDWebImage, URLSession with an NSCache): the presets of no app but the fixed pipeline.
+    public static func libraries() throws(PipelineFileError) -> [AppPreset] {
+        try all().filter { $0.app == nil && $0.name != fixedName }
+    }
+
     /// Every as-shipped preset, for listings.
     public static func allAsShipped() throws(PipelineFileError) -> [AppPreset] {
         try all().filter { $0.app != nil && !$0.defects.isEmpty }

@@ -24,6 +24,8 @@ public struct BenchResults: Codable, Sendable {
     public var memoryWarnings: [WarningComparisonRow] = []
     /// The apps as shipped against the fixed pipeline; absent in files written before it was measured.
     public var apps: [AppComparisonRow]?
+    /// Each library's defaults against the best settings at the memory they held (`apps`, the suite); absent otherwise.
+    public var libraries: [LibraryComparisonRow]?
     /// The apps' pipelines as shipped, ported live, each beside its preset's simulation (`apps`); absent otherwise.
     public var appsLive: [AppLiveCheck]?
     /// Each app dataset's image population against the real responses' (`fidelity`); absent otherwise.

@@ -63,6 +63,8 @@ public enum ResultsWriter {
                 ReportTables.apps(results.apps ?? [], style: .machine))
         section("app-defects", "What each defect cost", ReportTables.appDefects(results.apps ?? []),
                 ReportTables.appDefects(results.apps ?? [], style: .machine))
+        section("libraries", "The libraries' defaults against the best settings at their memory", ReportTables.libraries(results.libraries ?? []),
+                ReportTables.libraries(results.libraries ?? [], style: .machine))
         section("fidelity", "The datasets against the real responses", ReportTables.fidelity(results.fidelity ?? []),
                 ReportTables.fidelity(results.fidelity ?? [], style: .machine))
         section("apps-live", "The apps as shipped, ported live, against the simulator", ReportTables.appsLive(results.appsLive ?? []),

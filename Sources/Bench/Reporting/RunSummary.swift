@@ -38,6 +38,11 @@ public enum RunSummary {
             lines.append("Time to image on \(network), the apps as shipped against the fixed pipeline (p50, p95):")
             lines += appTimes
         }
+        let libraries = libraryLines(results.libraries ?? [])
+        if !libraries.isEmpty {
+            lines.append("The libraries' defaults closest to the best settings at their memory, and what tuning buys:")
+            lines += libraries
+        }
         for replay in results.replays {
             let verdict = replay.agrees
                 ? "agrees with the simulator on every request"
@@ -112,6 +117,34 @@ public enum RunSummary {
             var line = "  " + pad(shipped.preset, 26) + " " + duration(time.overall.p50) + ", " + duration(time.overall.p95)
             if let fixed = fixed?.timeToImage {
                 line += " → fixed " + duration(fixed.overall.p50) + ", " + duration(fixed.overall.p95)
+            }
+            return line
+        }
+    }
+
+    /// Per dataset, the library whose defaults come closest to the best settings at the memory they
+    /// held (the fewest points of hits left), and what those settings would add.
+    static func libraryLines(_ rows: [LibraryComparisonRow]) -> [String] {
+        var order: [String] = []
+        var closest: [String: LibraryComparisonRow] = [:]
+        for row in rows {
+            guard let held = closest[row.trace] else {
+                order.append(row.trace)
+                closest[row.trace] = row
+                continue
+            }
+            if row.tuningGain < held.tuningGain { closest[row.trace] = row }
+        }
+        let nameWidth = min(order.map(\.count).max() ?? 0, 28)
+        return order.compactMap { trace in
+            guard let row = closest[trace] else { return nil }
+            var line = "  " + pad(trace, nameWidth) + "  \(row.library) " + percent(row.defaults.hitRatio)
+            guard let policy = row.tunedPolicy else { return line + "; nothing tuned does better" }
+            line += String(format: "; fixed, %@: %+.1f pt", policy, row.tuningGain * 100)
+            let saved = row.defaults.originBytes - row.tuned.originBytes
+            if saved > 0 { line += ", −" + ByteSize.format(saved) }
+            if let before = row.defaults.timeToImage?.overall.p95, let after = row.tuned.timeToImage?.overall.p95, duration(before) != duration(after) {
+                line += ", p95 " + duration(before) + " → " + duration(after)
             }
             return line
         }

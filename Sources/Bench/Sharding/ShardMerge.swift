@@ -66,6 +66,7 @@ public enum ShardMerge {
             merged.sweeps += part.sweeps
             merged.memoryWarnings += part.memoryWarnings
             if let apps = part.apps { merged.apps = (merged.apps ?? []) + apps }
+            if let libraries = part.libraries { merged.libraries = (merged.libraries ?? []) + libraries }
             merged.replays += part.replays
         }
         merged.deriveFigures()

@@ -56,6 +56,7 @@ public struct BenchSuite: Sendable {
         results.memoryWarnings = WarningComparison.run(
             workloads, sources: [.trace, .every(seconds: 60)], reactions: WarningReaction.standard, configuration: defaults, progress: progress)
         results.apps = try AppComparison.run(workloads, network: network, progress: progress)
+        results.libraries = try LibraryComparison.run(workloads, network: network, progress: progress)
 
         let replayed = all.firstIndex { $0.name.hasPrefix(replayDataset) } ?? (all.isEmpty ? nil : 0)
         if let replay, let replayed, shard.units(of: all.count).contains(replayed) {
@@ -79,5 +80,6 @@ extension BenchResults {
         sweeps = ordered(sweeps, \.trace)
         memoryWarnings = ordered(memoryWarnings, \.trace)
         apps = apps.map { ordered($0, \.trace) }
+        libraries = libraries.map { ordered($0, \.trace) }
     }
 }
