@@ -27,6 +27,8 @@ struct RecommendCommand: ParsableCommand {
         "Write the recommended settings as a pipeline file (docs/PIPELINES.md) at this new path.",
         discussion: "simulate --pipeline FILE, with this run's --device and --network, gives the figures the 'together' row reports."))
     var writePipeline: String?
+    @Option(help: "Your pipeline now, a pipeline file (docs/PIPELINES.md), measured beside the recommendation on the same device and network.")
+    var pipeline: String?
     @OptionGroup var output: OutputOptions
 
     var job: RecommendJob {
@@ -38,6 +40,7 @@ struct RecommendCommand: ParsableCommand {
         job.goal = optimize
         job.network = network
         job.writePipeline = writePipeline
+        job.pipeline = pipeline
         return job
     }
 

@@ -166,6 +166,26 @@ struct RecommendTests {
         #expect(refused.status == 2 && refused.stderr.contains("\(bad):4: unknown field memory.polcy"), "\(refused.stderr)")
     }
 
+    @Test("recommend --pipeline measures your pipeline as simulate --pipeline runs it, on the same phone and network, beside the recommendation")
+    func yourPipeline() async throws {
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let nuke = CraftedTrace.datasets.deletingLastPathComponent().appendingPathComponent("presets/nuke-default.yaml").path
+        let environment = ["--device", "iphone-3gb", "--network", "lte"]
+        let recommended = try await BenchProcess.run(
+            ["recommend", trace, "--memory-budget", "16MB", "--pipeline", nuke, "--json", "--no-files"] + environment)
+        #expect(recommended.status == 0, "\(recommended.stderr)")
+        let r = try #require(try BenchCommandsTests.json(recommended).recommendation)
+        let current = try #require(r.current)
+        let simulated = try await BenchProcess.run(["simulate", trace, "--pipeline", nuke, "--json", "--no-files"] + environment)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let row = try #require(try BenchCommandsTests.json(simulated).simulations.first)
+        #expect(current.name == "nuke-default" && current.hitRatio == row.result.combinedHitRatio)
+        #expect(current.bytesDownloaded == row.result.bytesDownloaded && current.p95Milliseconds == row.result.timeToImage?.overall.p95)
+        #expect(r.reasons.last?.setting == "yours" && r.reasons.last?.because.contains("the recommendation") == true)
+        let missing = try await BenchProcess.run(["recommend", trace, "--memory-budget", "16MB", "--pipeline", "/nonexistent/mine.yaml", "--no-files"])
+        #expect(missing.status == 2 && missing.stderr.contains("/nonexistent/mine.yaml"), "\(missing.stderr)")
+    }
+
     @Test("the command prints the recommendation as JSON and refuses a budget without a unit")
     func command() async throws {
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path

@@ -15,6 +15,8 @@ public struct RecommendJob: Sendable {
     public var network = "none"
     /// Where to write the recommendation as a pipeline file (`simulate --pipeline` runs it); a new path.
     public var writePipeline: String?
+    /// The app's pipeline now, a pipeline file measured beside the recommendation.
+    public var pipeline: String?
 
     public init() {}
 
@@ -48,14 +50,15 @@ public struct RecommendJob: Sendable {
     }
 
     public func run(output: ResultsOutput) throws {
-        try output.claim(inputs: inputs.inputPaths)
+        try output.claim(inputs: inputs.inputPaths + (pipeline.map { [$0] } ?? []))
+        let current = try pipeline.map { path throws(PipelineFileError) in try PipelineFile.read(path) }
         let loaded = try inputs.load()
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
         let recommendation = try SettingsRecommender.recommend(
             loaded, memoryBudget: try Self.budget(memoryBudget, "--memory-budget"),
             diskBudget: try diskBudget.map { try Self.budget($0, "--disk-budget") }, device: try SettingParsing.device(device),
-            goal: try parsedGoal(), network: try SettingParsing.network(network))
+            goal: try parsedGoal(), network: try SettingParsing.network(network), current: current)
         results.recommendation = recommendation
         if let writePipeline {
             let name = URL(fileURLWithPath: writePipeline).deletingPathExtension().lastPathComponent

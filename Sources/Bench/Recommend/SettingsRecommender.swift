@@ -39,6 +39,8 @@ public struct Recommendation: Codable, Sendable {
     /// The settings together as one pipeline (`pipeline(named:)`), with the traces' warnings, on
     /// the device and network: what `simulate --pipeline` gives for the file `recommend` writes.
     public var whole: Candidate?
+    /// The pipeline the app has now (`recommend --pipeline FILE`), measured as `whole` is; nil without one.
+    public var current: Candidate?
     /// What each setting is and why, in words, for people.
     public var reasons: [Reason]
     /// The settings as code for this library, Nuke, Kingfisher and SDWebImage.
@@ -93,9 +95,10 @@ public enum SettingsRecommender {
     public static let minimumRepeatRequests = 20
 
     /// `goal` `.p95` needs a `network`; with one, every run keeps a clock (`SimulationConfiguration.network`).
+    /// `current`: the app's pipeline now, measured beside the recommendation as it is.
     public static func recommend(
         _ workloads: [RecordedWorkload], memoryBudget: Int, diskBudget: Int?, device: DeviceModel? = nil,
-        goal: RecommendationGoal = .hits, network: NetworkProfile? = nil, progress: ProgressLine = ProgressLine()
+        goal: RecommendationGoal = .hits, network: NetworkProfile? = nil, current: AppPreset? = nil, progress: ProgressLine = ProgressLine()
     ) throws(RecommendationError) -> Recommendation {
         guard goal != .p95 || network != nil else {
             throw RecommendationError(reason: "a p95 time to image needs a network to time it on (--network)")
@@ -139,15 +142,7 @@ public enum SettingsRecommender {
                 CacheSimulator.run(traces[job.1], configurations[job.0].configuration)
             }
             return configurations.indices.map { c in
-                let runs = results[(c * traces.count)..<((c + 1) * traces.count)]
-                let requests = runs.reduce(0) { $0 + $1.requests }
-                let hits = runs.reduce(0.0) { $0 + (configurations[c].configuration.disk == nil ? $1.hits : $1.hits + Double($1.diskHits)) }
-                return Recommendation.Candidate(
-                    name: configurations[c].name, hitRatio: requests == 0 ? 0 : hits / Double(requests),
-                    p95Milliseconds: network == nil ? nil : runs.compactMap { $0.timeToImage?.overall.p95 }.max(),
-                    bytesDownloaded: runs.reduce(0) { $0 + $1.bytesDownloaded },
-                    wrongImages: runs.reduce(0) { $0 + $1.wrongImages }, refetches: runs.reduce(0) { $0 + $1.warnings.refetches },
-                    processEnds: device == nil ? nil : runs.reduce(0) { $0 + ($1.device?.processEnds ?? 0) })
+                candidate(configurations[c].name, results[(c * traces.count)..<((c + 1) * traces.count)], configurations[c].configuration)
             }
         }
         func memoryOnly(_ bytes: Int, _ policy: EvictionPolicyKind = .lru, cap: Double = defaultCap) -> SimulationConfiguration {
@@ -213,9 +208,29 @@ public enum SettingsRecommender {
         var whole = recommendation.pipeline(named: "recommended").configuration
         (whole.device, whole.network) = (device, network)
         recommendation.whole = measure([("recommended", whole)], label: "the whole pipeline")[0]
+        if let current {
+            // Keyed and decoded as the app's pipeline does, not as the recommendation's.
+            var yours = current.configuration(on: device)
+            (yours.device, yours.network) = (device, network)
+            let configuration = yours
+            let runs = ParallelMap.run(workloads, progress: progress, label: "your pipeline") { CacheSimulator.run(current.trace(of: $0), configuration) }
+            recommendation.current = candidate(current.name, runs[...], configuration)
+        }
         recommendation.reasons = reasons(recommendation)
         recommendation.snippets = recommendation.makeSnippets()
         return recommendation
+    }
+
+    /// One configuration's runs on every trace as one candidate: hits from either tier when it has a disk.
+    static func candidate(_ name: String, _ runs: ArraySlice<SimulationResult>, _ configuration: SimulationConfiguration) -> Recommendation.Candidate {
+        let requests = runs.reduce(0) { $0 + $1.requests }
+        let hits = runs.reduce(0.0) { $0 + (configuration.disk == nil ? $1.hits : $1.hits + Double($1.diskHits)) }
+        return Recommendation.Candidate(
+            name: name, hitRatio: requests == 0 ? 0 : hits / Double(requests),
+            p95Milliseconds: configuration.network == nil ? nil : runs.compactMap { $0.timeToImage?.overall.p95 }.max(),
+            bytesDownloaded: runs.reduce(0) { $0 + $1.bytesDownloaded },
+            wrongImages: runs.reduce(0) { $0 + $1.wrongImages }, refetches: runs.reduce(0) { $0 + $1.warnings.refetches },
+            processEnds: configuration.device == nil ? nil : runs.reduce(0) { $0 + ($1.device?.processEnds ?? 0) })
     }
 
     /// Doublings from `Recommendation.smallestSize`, up to the first that holds the whole
@@ -351,6 +366,12 @@ public enum SettingsRecommender {
             reasons.append(.init(
                 setting: "together", value: "the pipeline",
                 because: "\(figures(whole)) from either tier with the recorded warnings, every setting above at once (recommend --write-pipeline)"))
+        }
+        if let current = r.current {
+            let gain = r.whole.map { String(format: "; the recommendation %+.1f points", ($0.hitRatio - current.hitRatio) * 100) } ?? ""
+            reasons.append(.init(
+                setting: "yours", value: current.name,
+                because: "\(figures(current)) from either tier with the recorded warnings, your pipeline file as it is\(gain)"))
         }
         return reasons
     }
