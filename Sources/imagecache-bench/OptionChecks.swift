@@ -43,6 +43,6 @@ enum OptionCheck {
     /// The library's checks, run while the command line is parsed: its usage errors are the
     /// parser's, so they exit 2 pointing at --help as the parser's own do.
     static func library(_ check: () throws -> Void) throws {
-        do { try check() } catch let error as UsageError { throw ValidationError(error.description) }
+        do { try check() } catch let error as UsageError { throw ValidationError(error.description) } catch let error as PipelineFileError { throw ValidationError(error.description) }
     }
 }

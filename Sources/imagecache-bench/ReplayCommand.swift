@@ -39,6 +39,8 @@ struct ReplayCommand: AsyncParsableCommand {
         "A network the in-flight model keeps a clock on, its requests back to back (the live side stays on the loopback origin): none, a preset or rtt=…,down=….",
         discussion: "Joins and landings in the model then follow from time, not from a count; the report's model columns are that model's (docs/TIME.md)."))
     var network = "none"
+    @Option(help: "Replay a pipeline file (docs/PIPELINES.md) instead of the cache options; a field live cannot take is refused by name.")
+    var pipeline: String?
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -48,6 +50,7 @@ struct ReplayCommand: AsyncParsableCommand {
         try OptionCheck.number(faults, "--faults", in: 0...1, "a share between 0 and 1")
         try OptionCheck.number(latency, "--latency", in: 0...60_000, "a median in milliseconds, 0 to 60000")
         if let sessions { try OptionCheck.count(sessions, "--sessions", atLeast: 1, atMost: 1_000_000) }
+        if pipeline != nil { try OptionCheck.notBeside("--pipeline", ["--memory", "--disk", "--disk-policy", "--policy", "--keys", "--reaction", "--concurrency"]) }
         try OptionCheck.library(job.validate)
     }
 
@@ -74,6 +77,7 @@ struct ReplayCommand: AsyncParsableCommand {
         job.options.observedOrderPath = saveOrder
         job.options.answersPath = saveAnswers
         job.requiresAgreement = requireAgreement
+        job.pipeline = pipeline
         return job
     }
 

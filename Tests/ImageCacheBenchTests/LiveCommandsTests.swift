@@ -26,6 +26,37 @@ struct LiveCommandsTests {
         }
     }
 
+    @Test("replay --pipeline: a file's limits (a count limit and an entry cap) reach live and the simulator beside it alike; what live cannot be told is refused by name")
+    func replayPipelineFile() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        let file = BenchProcess.temporaryFile("small.yaml").path
+        defer { for path in [store, file] { try? FileManager.default.removeItem(atPath: path) } }
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let presets = CraftedTrace.datasets.deletingLastPathComponent().appendingPathComponent("presets")
+        var fixed = try String(contentsOf: presets.appendingPathComponent("fixed.yaml"), encoding: .utf8)
+        for (from, to) in [("name: fixed", "name: small"), ("count-limit: unlimited\n  max-entry: 10%", "count-limit: 6\n  max-entry: 1%")] {
+            #expect(fixed.contains(from))
+            fixed = fixed.replacingOccurrences(of: from, with: to)
+        }
+        try fixed.write(toFile: file, atomically: true, encoding: .utf8)
+        var reports: [LiveReplayReport] = []
+        for pipeline in [presets.appendingPathComponent("fixed.yaml").path, file] {
+            let output = try await BenchProcess.run(
+                ["replay", trace, "--store", store, "--json", "--no-files", "--require-agreement", "--pipeline", pipeline])
+            #expect(output.status == 0, "\(output.stderr)")
+            reports.append(try #require(try BenchCommandsTests.json(output).replays.first))
+        }
+        #expect(reports.allSatisfy { $0.agrees })
+        // Six entries of at most 1 % of 100 MiB hold less than the fixed pipeline's memory does.
+        #expect(reports[1].comparison.liveMemoryHits < reports[0].comparison.liveMemoryHits, "\(reports.map(\.comparison))")
+
+        let nuke = presets.appendingPathComponent("nuke-default.yaml").path
+        let refused = try await BenchProcess.run(["replay", trace, "--store", store, "--no-files", "--pipeline", nuke])
+        #expect(refused.status == 2 && refused.stderr.contains("\(nuke): decode: full cannot be replayed live"), "\(refused.stderr)")
+        let beside = try await BenchProcess.run(["replay", trace, "--no-files", "--pipeline", file, "--memory", "8MB"])
+        #expect(beside.status == 2 && beside.stderr.contains("--memory is not taken beside --pipeline"), "\(beside.stderr)")
+    }
+
     @Test("one request at a time, every request is answered where the simulator answers it")
     func replayMatchesSimulatorRequestByRequest() async throws {
         let store = BenchProcess.temporaryFile("store").path

@@ -12,6 +12,8 @@ public struct ReplayJob: Sendable {
     public var options = LiveReplayOptions()
     /// Fail unless the simulator, in the observed order, answers every request as live did.
     public var requiresAgreement = false
+    /// A pipeline file replayed in place of the cache `settings` (`--pipeline`).
+    public var pipeline: String?
 
     public init() {}
 
@@ -28,6 +30,7 @@ public struct ReplayJob: Sendable {
         options.reaction = try Self.one(matrix.reactions, "--reaction")
         options.device = matrix.device
         options.modelNetwork = matrix.network
+        if let pipeline { try options.replay(try PipelineFile.read(pipeline), from: pipeline) }
         return options
     }
 
@@ -50,7 +53,7 @@ public struct ReplayJob: Sendable {
 
     /// Replays every trace and shows the runs on `output`; fails when agreement is required and missing.
     public func run(output: ResultsOutput) async throws {
-        let paths = inputs.inputPaths
+        let paths = inputs.inputPaths + (pipeline.map { [$0] } ?? [])
         try output.claim(inputs: paths)
         let options = try replayOptions()
         for file in [options.observedOrderPath, options.answersPath].compactMap({ $0 }) {

@@ -14,7 +14,7 @@ extension LiveReplay.Driver {
         let measured = measurements.withLock { $0 }
         let totals = app.totals
         let configuration = SimulationConfiguration(
-            limits: CacheLimits(costLimit: app.memoryBytes), policy: options.policy, pressure: options.reaction.policy,
+            limits: options.memoryLimits(bytes: app.memoryBytes), policy: options.policy, pressure: options.reaction.policy,
             disk: app.diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) }, inFlight: options.concurrency,
             stripes: options.stripes, device: options.device)
         let trace = workload.simulationTrace(strategy: options.keyStrategy)

@@ -17,6 +17,9 @@ public struct LiveReplayOptions: Sendable {
     /// How the app's cancellations are replayed.
     public var cancellations = CancellationTiming.recorded
     public var memory = ByteSize.bytes(ReplayDefaults.memoryBytes)
+    /// The memory tier's count limit and its largest entry, as a share of its size.
+    public var memoryCountLimit = Int.max
+    public var maxEntryFraction = CacheLimits(costLimit: 0).maxEntryFraction
     /// nil: no disk tier.
     public var disk: ByteSize? = .bytes(ReplayDefaults.diskBytes)
     public var diskPolicy = ReplayDefaults.diskPolicy
@@ -63,6 +66,11 @@ public struct LiveReplayOptions: Sendable {
         /// After the recorded delay (divided by `speed`), racing the answer
         /// as in the app; such races make live differ from the simulator.
         case timed
+    }
+
+    /// The memory tier's limits at `bytes`, live and in the simulator beside it.
+    func memoryLimits(bytes: Int) -> CacheLimits {
+        CacheLimits(costLimit: bytes, countLimit: memoryCountLimit, maxEntryFraction: maxEntryFraction)
     }
 
     var describe: String {

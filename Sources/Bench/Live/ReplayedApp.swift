@@ -79,7 +79,7 @@ final class ReplayedApp {
 
     private func makePipeline() throws -> ImagePipeline {
         let configuration = ImagePipeline.Configuration(
-            memory: .init(limits: CacheLimits(costLimit: memoryBytes), policy: options.policy, stripes: options.stripes),
+            memory: .init(limits: options.memoryLimits(bytes: memoryBytes), policy: options.policy, stripes: options.stripes),
             imageCache: options.imageCache?(memoryBytes),
             disk: diskBytes.map { DiskCache.Configuration(directory: directory, byteLimit: $0, sync: options.diskSync) },
             diskPolicy: options.diskPolicy, keyStrategy: options.keyStrategy, decisionRecorder: recorder)
