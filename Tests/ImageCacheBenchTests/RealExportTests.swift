@@ -276,6 +276,9 @@ struct RealExportTests {
             let ran = try await BenchProcess.run(["import", "har", Self.realExports.appendingPathComponent(name).path, "-o", trace])
             #expect(ran.status == 0, "\(name): \(ran.stderr)")
             traces.append(trace)
+            // Every picture keeps its fetch's parts (HAR timings): a connection, the first byte, the body.
+            let images = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains(#""type":"image""#) }
+            #expect(!images.isEmpty && images.allSatisfy { $0.contains(#""fetchConnect":"#) && $0.contains(#""fetchWait":"#) && $0.contains(#""fetchReceive":"#) }, "\(name)")
         }
         let output = try await BenchProcess.run(["simulate"] + traces + ["--network", "recorded", "--json", "--no-files"])
         #expect(output.status == 0, "\(output.stderr)")

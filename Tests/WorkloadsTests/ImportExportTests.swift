@@ -63,6 +63,37 @@ final class ImportExportTests {
         #expect(jpeg.content == again.content && jpeg.content != png.content)
     }
 
+    @Test("HAR timings: each part of a fetch is kept in the trace (-1 left out, ssl inside connect), read back as written; a part out of range is refused")
+    func harTimings() throws {
+        let timed = """
+            {"startedDateTime":"2024-05-01T10:00:00Z","time":180.4,"request":{"method":"GET","url":"https://a.example/1.jpg"},
+             "response":{"status":200,"bodySize":5000,"content":{"size":5000,"mimeType":"image/jpeg"}},
+             "timings":{"blocked":2.6,"dns":-1,"connect":60,"ssl":30,"send":0.2,"wait":70.1,"receive":47.5}}
+            """
+        let reused = """
+            {"startedDateTime":"2024-05-01T10:00:01Z","time":90,"request":{"method":"GET","url":"https://a.example/2.jpg"},
+             "response":{"status":200,"bodySize":3000,"content":{"size":3000,"mimeType":"image/jpeg"}},
+             "timings":{"blocked":-1,"dns":-1,"connect":-1,"send":1,"wait":60,"receive":29}}
+            """
+        let input = try write(#"{"log":{"version":"1.2","entries":[\#(timed),\#(reused)]}}"#, "timed.har"), output = temporary("timed.jsonl")
+        _ = try HARImporter.importFile(input, to: output, generator: "test")
+        var reader = try TraceReader(path: output)
+        let images = try reader.readAll().compactMap { event -> ImageRequestEvent? in
+            if case .image(let image) = event.kind { return image }
+            return nil
+        }
+        #expect(images.map(\.fetchParts) == [
+            .init(blocked: 3, dns: nil, connect: 60, send: 0, wait: 70, receive: 48),
+            .init(blocked: nil, dns: nil, connect: nil, send: 1, wait: 60, receive: 29),
+        ])
+        #expect(images.map(\.fetchMilliseconds) == [180, 90])
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(text.contains(#""fetchBlocked":3,"fetchConnect":60,"fetchMilliseconds":180,"fetchReceive":48,"fetchSend":0,"fetchWait":70"#), "\(text)")
+
+        let negative = try write(#"{"log":{"version":"1.2","entries":[\#(timed.replacingOccurrences(of: #""wait":70.1"#, with: #""wait":-7"#))]}}"#, "bad.har")
+        #expect(throws: ImportError.self) { try HARImporter.importFile(negative, to: self.temporary("bad.jsonl"), generator: "test", options: .init(strict: true)) }
+    }
+
     @Test("HAR without bodies: sizes from the URL's parameters, else the length (or its header), else unknown; never a made-up 0 cost")
     func harWithoutBodies() throws {
         let noSize = """
@@ -136,7 +167,8 @@ final class ImportExportTests {
         let entry = #"{"startedDateTime":"2024-05-01T10:00:00Z","time":-1,"cache":{"x":[1,{"y":"}"}]},"request":{"method":"GET","url":"https:\/\/a.example\/\u00fc.jpg","headers":[{"name":"a","value":"]"}]},"response":{"status":200,"bodySize":-1.5e2,"headers":[{"name":"Content-Length","value":"12"}],"content":{"size":0,"mimeType":"image/jpeg","text":"QQ==","encoding":"base64","comment":true}},"timings":{"wait":0.25}}"#
         let parsed = try #require(try HAREntryParser.parse(Array(entry.utf8)) as? [String: Any])
         let reference = try #require(try JSONSerialization.jsonObject(with: Data(entry.utf8)) as? [String: Any])
-        #expect(Set(parsed.keys) == ["startedDateTime", "time", "request", "response"])  // no pageref in this entry
+        #expect(Set(parsed.keys) == ["startedDateTime", "time", "request", "response", "timings"])  // no pageref in this entry
+        #expect((parsed["timings"] as? [String: Any])?["wait"] as? Double == 0.25)
         let request = try #require(parsed["request"] as? [String: Any]), response = try #require(parsed["response"] as? [String: Any])
         #expect(Set(request.keys) == ["url"] && request["url"] as? String == "https://a.example/\u{FC}.jpg")
         #expect(Set(response.keys) == ["status", "bodySize", "headers", "content"])

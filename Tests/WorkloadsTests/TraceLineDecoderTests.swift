@@ -79,6 +79,11 @@ struct TraceLineDecoderTests {
                     boxWidth: 3, boxHeight: 4, scale: [1, 1.5, 2, 3, 2.625, 1e-3, 16][index], priority: .prefetch,
                     fetchMilliseconds: index % 3 == 0 ? nil : index, sizeEstimate: ([nil] + ImageRequestEvent.SizeEstimate.allCases)[index % 4]))),
             ]
+            var timed = ImageRequestEvent(
+                id: index, url: text, content: 1, bytes: 10, width: 1, height: 1, format: "jpeg", boxWidth: 1, boxHeight: 1, scale: 1,
+                priority: .visible, fetchMilliseconds: 100 + index)
+            timed.fetchParts = .init(blocked: index, dns: index % 2 == 0 ? nil : 3, connect: 40, send: 0, wait: 30 + index, receive: 20)
+            events.append(TraceEvent(time: 4, .image(timed)))
         }
         events += [TraceEvent(time: 0, .session(7)), TraceEvent(time: 9, .cancel(id: -3)), TraceEvent(time: 9, .relaunch),
                    TraceEvent(time: 9, .offline(true)), TraceEvent(time: 9, .offline(false))]
@@ -140,6 +145,10 @@ struct TraceLineDecoderTests {
         (#"{"t":5,"type":"api","url":"\ud83d"}"#, "a lone UTF-16 surrogate"),
         (#"{"t":5,"type":7}"#, #"wrong type for "type": expected a string, found a number"#),
         (#"[1]"#, "not valid JSON: expected { at column 1"),
+        (#"{"t":5,"type":"image","image":{"boxHeight":1,"boxWidth":1,"bytes":1,"content":1,"fetchWait":-3,"format":"jpeg","height":1,"id":1,"priority":"visible","scale":1,"url":"u","width":1}}"#,
+         "fetchWait -3 is outside 0…"),
+        (#"{"t":5,"type":"image","image":{"boxHeight":1,"boxWidth":1,"bytes":1,"content":1,"fetchDNS":"7","format":"jpeg","height":1,"id":1,"priority":"visible","scale":1,"url":"u","width":1}}"#,
+         #"wrong type for "image.fetchDNS""#),
     ])
     func refusals(_ bad: (line: String, reason: String)) {
         guard case .failure(let error) = Self.fast(bad.line) else { Issue.record("accepted \(bad.line)"); return }

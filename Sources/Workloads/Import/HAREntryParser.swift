@@ -1,8 +1,8 @@
 import Foundation
 
 /// Parses one HAR entry into the values `JSONNode` reads, keeping only the members the
-/// importer uses (`Wanted`) and stepping over the rest by matching brackets: request and
-/// response headers, cookies, timings and a body's text dominate an entry's bytes, and
+/// importer uses (`Wanted`) and stepping over the rest by matching brackets: the
+/// request and response headers, cookies and a body's text dominate an entry's bytes, and
 /// Foundation's parser built objects for all of them (half of an import's time). Numbers
 /// become `NSNumber`s, `true` and `false` boolean ones, `null` `NSNull`, as
 /// `JSONSerialization` gives them; a string with escapes is decoded by `JSONSerialization`.
@@ -14,6 +14,7 @@ struct HAREntryParser {
 
         static let entry = Wanted([
             "startedDateTime": nil, "time": nil, "pageref": nil,
+            "timings": Wanted(["blocked": nil, "dns": nil, "connect": nil, "send": nil, "wait": nil, "receive": nil]),
             "request": Wanted(["url": nil]),
             "response": Wanted([
                 "status": nil, "bodySize": nil, "headers": nil, "headersSize": nil, "_transferSize": nil,

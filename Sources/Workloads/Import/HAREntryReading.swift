@@ -42,7 +42,7 @@ extension HARImporter {
             case image(ImageRequestEvent, SizeSource)
             case api(url: String)
             /// A 304: the same response as the last one for the URL.
-            case revalidation(url: String, fetchMilliseconds: Int?)
+            case revalidation(url: String, fetchMilliseconds: Int?, parts: ImageRequestEvent.FetchParts)
             case skipped(SkipReason)
         }
         var kind: Kind
@@ -77,6 +77,7 @@ extension HARImporter {
             let content = try response.required("content")
             let mime = try content.optional("mimeType")?.string().lowercased() ?? ""
             let milliseconds = try fetchMilliseconds(entry)
+            let parts = try fetchParts(entry)
             func skipped(_ reason: SkipReason) -> ParsedEntry {
                 parsed.kind = .skipped(reason)
                 return parsed
@@ -87,7 +88,7 @@ extension HARImporter {
             case 304:
                 let picture = mime.isEmpty || mime.hasPrefix("image/") || mime.hasPrefix("application/json") || mime.hasSuffix("+json")
                 guard picture else { return skipped(.notAPictureType) }
-                parsed.kind = .revalidation(url: url, fetchMilliseconds: milliseconds)
+                parsed.kind = .revalidation(url: url, fetchMilliseconds: milliseconds, parts: parts)
                 return parsed
             case 300..<400: return skipped(.redirect)
             case 200..<300: break
@@ -111,6 +112,7 @@ extension HARImporter {
             var image = ImageRequestEvent(
                 id: 0, url: url, content: 0, bytes: length ?? 0, width: 0, height: 0, format: format, boxWidth: 0, boxHeight: 0,
                 scale: 1, priority: .visible, fetchMilliseconds: milliseconds)
+            image.fetchParts = parts
             var source = SizeSource.unknown
             if let body {
                 switch PictureEvidence.read(body, format: format) {
@@ -142,13 +144,25 @@ extension HARImporter {
         /// HAR's total time; -1 means unknown. Anything not a plausible duration is an error,
         /// never a trap on the conversion (found by fuzzing).
         private static func fetchMilliseconds(_ entry: JSONNode) throws(ImportError) -> Int? {
-            try entry.optional("time").flatMap { (node) throws(ImportError) -> Int? in
-                let value = try node.double()
-                guard value.isFinite, value < 1e12, value >= 0 || value == -1 else {
-                    throw node.fail("not a duration in milliseconds (or -1 for unknown): \(value)")
-                }
-                return value < 0 ? nil : Int(value.rounded())
+            try entry.optional("time").flatMap(duration)
+        }
+
+        /// A duration in milliseconds, nil for HAR's -1 (unknown, or not part of this fetch).
+        private static func duration(_ node: JSONNode) throws(ImportError) -> Int? {
+            let value = try node.double()
+            guard value.isFinite, value < 1e12, value >= 0 || value == -1 else {
+                throw node.fail("not a duration in milliseconds (or -1 for unknown): \(value)")
             }
+            return value < 0 ? nil : Int(value.rounded())
+        }
+
+        /// HAR's `timings`, the parts of the total (`ssl` is inside `connect`, as HAR 1.2 has it).
+        private static func fetchParts(_ entry: JSONNode) throws(ImportError) -> ImageRequestEvent.FetchParts {
+            guard let timings = try entry.optional("timings") else { return .init() }
+            func part(_ name: String) throws(ImportError) -> Int? { try timings.optional(name).flatMap(duration) }
+            return .init(
+                blocked: try part("blocked"), dns: try part("dns"), connect: try part("connect"), send: try part("send"),
+                wait: try part("wait"), receive: try part("receive"))
         }
     }
 

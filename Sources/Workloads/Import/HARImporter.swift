@@ -178,9 +178,10 @@ public enum HARImporter {
                 apiURLs.insert(url)
                 summary.apiPages += 1
                 return placed(.api(url: url))
-            case .revalidation(let url, let milliseconds):
+            case .revalidation(let url, let milliseconds, let parts):
                 if var picture = pictures[url] {
                     picture.fetchMilliseconds = milliseconds
+                    picture.fetchParts = parts
                     summary.revalidations += 1
                     return placed(.image(numbered(picture, sizedBy: .sameURL)))
                 }

@@ -7,7 +7,7 @@ struct FieldNames {
     private let utf8: [[UInt8]]
 
     init(_ names: [String]) {
-        precondition(names.count <= 16, "FieldSpans holds 16 fields")
+        precondition(names.count <= FieldSpans.capacity, "FieldSpans holds \(FieldSpans.capacity) fields")
         self.names = names
         utf8 = names.map { Array($0.utf8) }
         lengths = utf8.map(\.count)
@@ -36,9 +36,11 @@ struct FieldNames {
 }
 
 /// Where each wanted field's value lies in a line, by the field's place in its list of
-/// names (at most 16); kept inline, two offsets a field, so reading a line allocates nothing.
+/// names (at most `capacity`); kept inline, two offsets a field, so reading a line allocates nothing.
 struct FieldSpans {
-    private var packed = InlineArray<16, UInt64>(repeating: 0)
+    /// An image request has 20 fields.
+    static let capacity = 24
+    private var packed = InlineArray<24, UInt64>(repeating: 0)
 
     subscript(field: Int) -> Range<Int>? {
         get {

@@ -45,6 +45,41 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
     public var priority: Priority
     /// How long the recorded fetch took, when the recording knows (HAR imports).
     public var fetchMilliseconds: Int?
+    /// Its parts, in milliseconds, where the recording kept them (a HAR entry's `timings`): queued
+    /// for a connection, the name lookup, the connection (TLS included), the request sent, the wait
+    /// for the first byte, and the body received. Absent: not recorded, or not part of this fetch
+    /// (a connection already open has no `fetchConnect`).
+    public var fetchBlocked: Int?
+    public var fetchDNS: Int?
+    public var fetchConnect: Int?
+    public var fetchSend: Int?
+    public var fetchWait: Int?
+    public var fetchReceive: Int?
+
+    /// The recorded parts, in the order a fetch goes through them.
+    public var fetchParts: FetchParts {
+        get { FetchParts(blocked: fetchBlocked, dns: fetchDNS, connect: fetchConnect, send: fetchSend, wait: fetchWait, receive: fetchReceive) }
+        set { (fetchBlocked, fetchDNS, fetchConnect, fetchSend, fetchWait, fetchReceive) = (newValue.blocked, newValue.dns, newValue.connect, newValue.send, newValue.wait, newValue.receive) }
+    }
+
+    /// A fetch's recorded parts, in milliseconds (nil: not recorded, or not part of this fetch).
+    public struct FetchParts: Sendable, Equatable {
+        public var blocked, dns, connect, send, wait, receive: Int?
+
+        public init(blocked: Int? = nil, dns: Int? = nil, connect: Int? = nil, send: Int? = nil, wait: Int? = nil, receive: Int? = nil) {
+            (self.blocked, self.dns, self.connect, self.send, self.wait, self.receive) = (blocked, dns, connect, send, wait, receive)
+        }
+
+        /// The first part out of 0…`TraceEvent.maximumTime`, by its trace field's name.
+        var outOfRange: (name: String, milliseconds: Int)? {
+            func check(_ name: String, _ value: Int?) -> (name: String, milliseconds: Int)? {
+                guard let value, !(0...TraceEvent.maximumTime).contains(value) else { return nil }
+                return (name, value)
+            }
+            return check("fetchBlocked", blocked) ?? check("fetchDNS", dns) ?? check("fetchConnect", connect)
+                ?? check("fetchSend", send) ?? check("fetchWait", wait) ?? check("fetchReceive", receive)
+        }
+    }
     /// Where `width` and `height` came from when the recording did not hold the image
     /// (a HAR without bodies); absent when they were read from the image itself.
     public var sizeEstimate: SizeEstimate?
@@ -82,6 +117,7 @@ public struct ImageRequestEvent: Codable, Sendable, Equatable {
         if let fetchMilliseconds, !(0...TraceEvent.maximumTime).contains(fetchMilliseconds) {
             return "fetchMilliseconds \(fetchMilliseconds) is outside 0…\(TraceEvent.maximumTime)"
         }
+        if let (name, value) = fetchParts.outOfRange { return "\(name) \(value) is outside 0…\(TraceEvent.maximumTime)" }
         return nil
     }
 

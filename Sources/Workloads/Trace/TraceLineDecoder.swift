@@ -6,11 +6,12 @@ enum TraceLineDecoder {
     private enum EventField: Int { case id, image, level, offline, session, t, type, url }
     private static let eventFields = FieldNames(["id", "image", "level", "offline", "session", "t", "type", "url"])
     private enum ImageField: Int {
-        case alpha, boxHeight, boxWidth, bytes, content, fetchMilliseconds, format, height, id, priority, scale, sizeEstimate, url, width
+        case alpha, boxHeight, boxWidth, bytes, content, fetchBlocked, fetchConnect, fetchDNS, fetchMilliseconds, fetchReceive, fetchSend,
+             fetchWait, format, height, id, priority, scale, sizeEstimate, url, width
     }
     private static let imageFields = FieldNames([
-        "alpha", "boxHeight", "boxWidth", "bytes", "content", "fetchMilliseconds", "format", "height", "id", "priority", "scale",
-        "sizeEstimate", "url", "width",
+        "alpha", "boxHeight", "boxWidth", "bytes", "content", "fetchBlocked", "fetchConnect", "fetchDNS", "fetchMilliseconds",
+        "fetchReceive", "fetchSend", "fetchWait", "format", "height", "id", "priority", "scale", "sizeEstimate", "url", "width",
     ])
 
     static func event(from line: UnsafeBufferPointer<UInt8>) throws(JSONLineError) -> TraceEvent {
@@ -82,7 +83,10 @@ enum TraceLineDecoder {
             }
             return estimate
         }
-        let image = ImageRequestEvent(
+        func milliseconds(_ field: ImageField) throws(JSONLineError) -> Int? {
+            try optional(field).map { span throws(JSONLineError) in try scanner.integer(in: span, at: "image.\(imageFields.names[field.rawValue])") }
+        }
+        var image = ImageRequestEvent(
             id: try scanner.integer(in: span(.id), at: "image.id"),
             url: try scanner.string(in: span(.url), at: "image.url"),
             content: try scanner.unsigned(in: span(.content), at: "image.content"),
@@ -95,10 +99,10 @@ enum TraceLineDecoder {
             boxHeight: try scanner.integer(in: span(.boxHeight), at: "image.boxHeight"),
             scale: try scanner.double(in: span(.scale), at: "image.scale"),
             priority: try priority(),
-            fetchMilliseconds: try optional(.fetchMilliseconds).map { span throws(JSONLineError) in
-                try scanner.integer(in: span, at: "image.fetchMilliseconds")
-            },
+            fetchMilliseconds: try milliseconds(.fetchMilliseconds),
             sizeEstimate: try sizeEstimate())
+        (image.fetchBlocked, image.fetchDNS, image.fetchConnect) = (try milliseconds(.fetchBlocked), try milliseconds(.fetchDNS), try milliseconds(.fetchConnect))
+        (image.fetchSend, image.fetchWait, image.fetchReceive) = (try milliseconds(.fetchSend), try milliseconds(.fetchWait), try milliseconds(.fetchReceive))
         if let problem = image.outOfRange { throw JSONLineError(reason: "image: \(problem)") }
         return image
     }

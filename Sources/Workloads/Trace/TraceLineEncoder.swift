@@ -50,7 +50,13 @@ struct TraceLineEncoder {
         key("boxWidth"); integer(image.boxWidth, to: &line)
         key("bytes"); integer(image.bytes, to: &line)
         key("content"); line.append(contentsOf: String(image.content).utf8)
+        if let milliseconds = image.fetchBlocked { key("fetchBlocked"); integer(milliseconds, to: &line) }
+        if let milliseconds = image.fetchConnect { key("fetchConnect"); integer(milliseconds, to: &line) }
+        if let milliseconds = image.fetchDNS { key("fetchDNS"); integer(milliseconds, to: &line) }
         if let milliseconds = image.fetchMilliseconds { key("fetchMilliseconds"); integer(milliseconds, to: &line) }
+        if let milliseconds = image.fetchReceive { key("fetchReceive"); integer(milliseconds, to: &line) }
+        if let milliseconds = image.fetchSend { key("fetchSend"); integer(milliseconds, to: &line) }
+        if let milliseconds = image.fetchWait { key("fetchWait"); integer(milliseconds, to: &line) }
         key("format"); try string(image.format, to: &line)
         key("height"); integer(image.height, to: &line)
         key("id"); integer(image.id, to: &line)
