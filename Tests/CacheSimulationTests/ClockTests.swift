@@ -81,6 +81,28 @@ struct NetworkLinkTests {
         #expect(Self.run(one, [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 100_000 * Self.ms)]) == [1: 1_300 * Self.ms, 2: 101_300 * Self.ms])
     }
 
+    @Test("a recording's own account of its connections: one it opened pays the handshake beside an idle one; one it reused pays none")
+    func recordedConnections() {
+        let ms = Self.ms
+        func run(_ connected: Bool?, afterIdle: Bool) -> UInt64? {
+            var link = NetworkLink(Self.profile())
+            var ended: [Int: UInt64] = [:]
+            if afterIdle {
+                link.start(1, host: 0, bytes: 100_000, at: 0)
+                link.advance(to: 1_000 * ms) { ended[$0] = $1 }
+            }
+            link.start(2, host: 0, bytes: 1_000_000, at: 1_000 * ms, connected: connected)
+            while link.isBusy { link.advance(to: .max, stoppingAtAnEnd: true) { ended[$0] = $1 } }
+            return ended[2]
+        }
+        // Beside an idle connection: reused unless the recording opened one.
+        #expect(run(nil, afterIdle: true) == 2_100 * ms && run(false, afterIdle: true) == 2_100 * ms)
+        #expect(run(true, afterIdle: true) == 2_300 * ms)
+        // With none open: a new connection unless the recording sent it on one already open.
+        #expect(run(nil, afterIdle: false) == 2_300 * ms && run(true, afterIdle: false) == 2_300 * ms)
+        #expect(run(false, afterIdle: false) == 2_100 * ms)
+    }
+
     @Test("HTTP/2: one handshake for the host, every transfer on it at once")
     func multiplexed() {
         let h2 = Self.profile(.multiplexed)

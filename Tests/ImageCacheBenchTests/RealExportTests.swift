@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Workloads
+import CacheSimulation
 @testable import Bench
 
 /// HAR files shaped as the tools that write them write them (WebPageTest runs, DevTools with
@@ -286,6 +287,14 @@ struct RealExportTests {
         #expect(rows.map(\.agreement.fetches) == [58, 14])
         for row in rows {
             #expect(row.presets.count == 3 && row.presets.values.allSatisfy { $0.mape > row.agreement.mape }, "\(row.trace)")
+        }
+        // The fetches' own account of their connections (HAR timings) brings the fit closer than their totals alone.
+        for (trace, row) in zip(traces, rows) {
+            let text = try String(contentsOfFile: trace, encoding: .utf8)
+            let partsLess = directory.appendingPathComponent("totals-only.jsonl").path
+            try text.replacing(/"fetch(Blocked|DNS|Connect|Send|Wait|Receive)":\d+,/, with: "").write(toFile: partsLess, atomically: true, encoding: .utf8)
+            let totals = try #require(RecordedNetwork.fit(try RecordedWorkload.load(path: partsLess)))
+            #expect(row.agreement.mape < totals.agreement.mape, "\(trace): \(row.agreement.mape) against \(totals.agreement.mape) from totals alone")
         }
         // Fiddler's capture fetched from hosts 2 ms and 95 ms away: each is fitted at its own round trip.
         #expect((rows[0].profile.hostRoundTrips?.count ?? 0) > 3)

@@ -26,6 +26,9 @@ public struct RecordedWorkload: Sendable {
         /// The request's index in `requests`.
         public var request: Int
         public var milliseconds: Int
+        /// Whether the recording opened a connection for it (its parts hold a connect time) or sent it on
+        /// one already open; nil when the recording kept no parts.
+        public var connected: Bool?
     }
 
     public struct Request: Sendable {
@@ -145,7 +148,10 @@ public struct RecordedWorkload: Sendable {
                     priority: image.priority == .visible ? .visible : .prefetch,
                     time: time, cancelledAfter: nil, offline: offline, session: Int32(sessions)))
                 if let milliseconds = image.fetchMilliseconds {
-                    recordedFetches.append(RecordedFetch(request: requests.count - 1, milliseconds: milliseconds))
+                    let parts = image.fetchParts
+                    let recorded = parts != ImageRequestEvent.FetchParts()
+                    recordedFetches.append(RecordedFetch(
+                        request: requests.count - 1, milliseconds: milliseconds, connected: recorded ? (parts.connect ?? 0) > 0 : nil))
                 }
             case .cancel(let id):
                 // The reader has checked that the cancel follows its request in this session.

@@ -55,7 +55,9 @@ struct NetworkLink {
     }
 
     /// Asks for `bytes` from `host` at `time` (not before the link's `now`); `id` names it when it finishes.
-    mutating func start(_ id: Int, host: Int32, bytes: Int, at time: UInt64) {
+    /// `connected`, over HTTP/1.1: true opens a connection for it, false sends it on one already open
+    /// (a recording's own account, `RecordedNetwork`); nil takes an idle one if there is one.
+    mutating func start(_ id: Int, host: Int32, bytes: Int, at time: UInt64, connected: Bool? = nil) {
         precondition(time >= now, "the link's clock runs forward")
         let transfer = Transfer(id: id, host: host, bytes: bytes, remaining: Double(max(bytes, 1)), flowsFrom: time)
         let index = Int(host)
@@ -70,10 +72,11 @@ struct NetworkLink {
             connect(transfer, at: max(time, ready))
         case .perHost(let limit):
             hosts[index].idleSince.removeAll { time - $0 > Self.idleTimeout }
-            if hosts[index].idleSince.popLast() != nil {
+            let open = active.count(where: { $0.host == host }) < limit
+            if connected != true, hosts[index].idleSince.popLast() != nil {
                 connect(transfer, at: time)
-            } else if active.count(where: { $0.host == host }) < limit {
-                connect(transfer, at: time + 2 * roundTrip(of: host))
+            } else if open {
+                connect(transfer, at: connected == false ? time : time + 2 * roundTrip(of: host))
             } else {
                 hosts[index].queued.append(transfer)
             }

@@ -39,6 +39,8 @@ public struct RecordedNetwork: Sendable, Equatable {
         let host: Int32
         let bytes: Int
         let recorded: Double
+        /// The recording's account of its connection (`RecordedFetch.connected`).
+        let connected: Bool?
     }
 
     /// The profile that brings the link's times closest to the recorded ones (the least mean
@@ -122,7 +124,7 @@ public struct RecordedNetwork: Sendable, Equatable {
                 hosts[name] = host
                 names.append(String(name))
             }
-            return Fetch(start: request.time, host: host, bytes: request.bytes, recorded: Double(fetch.milliseconds))
+            return Fetch(start: request.time, host: host, bytes: request.bytes, recorded: Double(fetch.milliseconds), connected: fetch.connected)
         }
         return (fetches, names)
     }
@@ -135,7 +137,7 @@ public struct RecordedNetwork: Sendable, Equatable {
         for (index, fetch) in fetches.enumerated() {
             let start = max(fetch.start, link.now)
             link.advance(to: start, finished: record)
-            link.start(index, host: fetch.host, bytes: fetch.bytes, at: start)
+            link.start(index, host: fetch.host, bytes: fetch.bytes, at: start, connected: fetch.connected)
         }
         link.advance(to: UInt64.max / 2, finished: record)
         return times
