@@ -63,7 +63,7 @@ final class ImportExportTests {
         #expect(jpeg.content == again.content && jpeg.content != png.content)
     }
 
-    @Test("HAR timings: each part of a fetch is kept in the trace (-1 left out, ssl inside connect), read back as written; a part out of range is refused")
+    @Test("HAR timings: each part of a fetch is kept in the trace (-1 left out, ssl inside connect), read back as written; a part out of range is refused, or left out with the picture kept without --strict")
     func harTimings() throws {
         let timed = """
             {"startedDateTime":"2024-05-01T10:00:00Z","time":180.4,"request":{"method":"GET","url":"https://a.example/1.jpg"},
@@ -92,6 +92,15 @@ final class ImportExportTests {
 
         let negative = try write(#"{"log":{"version":"1.2","entries":[\#(timed.replacingOccurrences(of: #""wait":70.1"#, with: #""wait":-7"#))]}}"#, "bad.har")
         #expect(throws: ImportError.self) { try HARImporter.importFile(negative, to: self.temporary("bad.jsonl"), generator: "test", options: .init(strict: true)) }
+        // Without --strict the picture is kept, without its parts, and the damage is named.
+        let lenient = try HARImporter.importFile(negative, to: temporary("lenient.jsonl"), generator: "test")
+        #expect(lenient.images == 1 && lenient.damagedEntries == 1 && lenient.damaged.first?.contains("timings.wait") == true, "\(lenient)")
+        var kept = try TraceReader(path: temporary("lenient.jsonl"))
+        let keptImages = try kept.readAll().compactMap { event -> ImageRequestEvent? in
+            if case .image(let image) = event.kind { return image }
+            return nil
+        }
+        #expect(keptImages.map(\.fetchParts) == [.init()] && keptImages.map(\.fetchMilliseconds) == [180])
     }
 
     @Test("HAR without bodies: sizes from the URL's parameters, else the length (or its header), else unknown; never a made-up 0 cost")

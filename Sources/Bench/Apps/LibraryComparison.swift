@@ -54,18 +54,20 @@ public enum LibraryComparison {
     ) throws(PipelineFileError) -> [LibraryComparisonRow] {
         let libraries = try PresetLibrary.libraries()
         let fixed = try PresetLibrary.fixed()
-        @Sendable func timed(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> (SimulationResult, TimeToImage?) {
+        /// The run on the clock, when there is a network (its hits are not the untimed run's: time decides joins).
+        @Sendable func timeToImage(_ trace: SimulationTrace, _ configuration: SimulationConfiguration) -> TimeToImage? {
+            guard let network else { return nil }
             var configuration = configuration
-            configuration.device = device
-            let result = CacheSimulator.run(trace, configuration)
-            guard let network else { return (result, nil) }
             configuration.network = network
-            return (result, CacheSimulator.run(trace, configuration).timeToImage)
+            return CacheSimulator.run(trace, configuration).timeToImage
         }
         // 1. Each library's defaults.
         let cells = workloads.indices.flatMap { w in libraries.indices.map { (w, $0) } }
         let defaults = ParallelMap.run(cells, progress: progress, label: "libraries") { cell in
-            timed(libraries[cell.1].trace(of: workloads[cell.0]), libraries[cell.1].configuration(on: device))
+            let trace = libraries[cell.1].trace(of: workloads[cell.0])
+            var configuration = libraries[cell.1].configuration(on: device)
+            configuration.device = device
+            return (CacheSimulator.run(trace, configuration), timeToImage(trace, configuration))
         }
         // 2. The fixed pipeline at each library's peak memory and with its disk, under every deployable
         // policy; libraries that held as much with the same disk share their runs.
@@ -91,17 +93,18 @@ public enum LibraryComparison {
             return configuration
         }
         let candidates = distinct.indices.flatMap { t in policies.indices.map { (t, $0) } }
-        let hits = ParallelMap.run(candidates, progress: progress, label: "libraries: tuned") { candidate in
+        let runs = ParallelMap.run(candidates, progress: progress, label: "libraries: tuned") { candidate in
             let tuning = distinct[candidate.0]
-            return CacheSimulator.run(fixedTraces[tuning.workload], configuration(tuning, policies[candidate.1])).combinedHitRatio
+            return CacheSimulator.run(fixedTraces[tuning.workload], configuration(tuning, policies[candidate.1]))
         }
         // The first of the best: ties keep the policies' order, LRU first.
         let best = distinct.indices.map { t in
-            let row = hits[(t * policies.count)..<((t + 1) * policies.count)]
-            return row.indices.reduce(row.startIndex) { row[$1] > row[$0] ? $1 : $0 } - row.startIndex
+            let row = runs[(t * policies.count)..<((t + 1) * policies.count)]
+            return row.indices.reduce(row.startIndex) { row[$1].combinedHitRatio > row[$0].combinedHitRatio ? $1 : $0 } - row.startIndex
         }
         let tuned = ParallelMap.run(Array(distinct.indices), progress: progress, label: "libraries: tuned, timed") { t in
-            timed(fixedTraces[distinct[t].workload], configuration(distinct[t], policies[best[t]]))
+            (runs[t * policies.count + best[t]],
+             timeToImage(fixedTraces[distinct[t].workload], configuration(distinct[t], policies[best[t]])))
         }
         let tunedIndex = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
         return cells.indices.map { c in

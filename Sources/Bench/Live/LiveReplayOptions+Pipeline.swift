@@ -31,8 +31,7 @@ extension LiveReplayOptions {
                 throw refuse("disk.count-limit or disk.low-water", "\(disk.countLimit), \(disk.lowWaterFraction)", "the disk trims to 70 % of its size, with no count limit")
             }
         }
-        var limits = pipeline.memoryLimits
-        if let share = pipeline.memoryDeviceShare { limits.costLimit = share.bytes(on: device) }
+        let limits = pipeline.configuration(on: device).limits
         memory = .bytes(limits.costLimit)
         (memoryCountLimit, maxEntryFraction) = (limits.countLimit, limits.maxEntryFraction)
         policy = pipeline.policy

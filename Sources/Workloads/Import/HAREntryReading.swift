@@ -55,7 +55,8 @@ extension HARImporter {
 
     /// Reads one entry: what it is, its start and page, and its picture's size from the best
     /// evidence it holds (`PictureEvidence`). A damaged entry is skipped, or sized from its
-    /// lengths when only its body is damaged, with the damage named; `strict` refuses it.
+    /// lengths when only its body is damaged, or kept without its timings' parts when only those
+    /// are, with the damage named; `strict` refuses it.
     enum EntryReader {
         @Sendable static func parse(_ entry: JSONNode, strict: Bool) throws(ImportError) -> ParsedEntry {
             do {
@@ -77,7 +78,9 @@ extension HARImporter {
             let content = try response.required("content")
             let mime = try content.optional("mimeType")?.string().lowercased() ?? ""
             let milliseconds = try fetchMilliseconds(entry)
-            let parts = try fetchParts(entry)
+            // Parts are extra detail: damaged ones are named and left out, and the picture is kept.
+            var parts = ImageRequestEvent.FetchParts()
+            do { parts = try fetchParts(entry) } catch where !strict { parsed.damage = error.description }
             func skipped(_ reason: SkipReason) -> ParsedEntry {
                 parsed.kind = .skipped(reason)
                 return parsed
