@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "OriginServer",
             dependencies: [
-                "ImagePipeline", "ImageSynthesis",
+                "ImagePipeline", "ImageSynthesis", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

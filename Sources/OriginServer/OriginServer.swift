@@ -36,13 +36,18 @@ public final class OriginServer: Sendable {
         /// Share of news images named `840_560.jpeg` in their own folders (seed 000's Korean
         /// outlets); the real responses show none.
         public var sharedFileNameShare: Double
+        /// A phone's network, emulated by pacing the responses; nil answers at loopback speed.
+        public var link: EmulatedLink?
+        /// Ports the server listens on (from `port` up, or each the system's choice at 0): a
+        /// client keeps a pool of connections per port, so a replay gives each of its hosts one.
+        public var listeners: Int
 
         public init(
             host: String = "127.0.0.1", port: Int = 0,
             storeDirectory: String? = nil,
             storeByteLimit: Int = 512 << 20, latency: LatencyModel = .none, seed: UInt64 = 1,
             stall: Duration = .seconds(30), logLevel: Logger.Level = .error, imageURLs: [String: [String]] = [:],
-            sharedFileNameShare: Double = 0
+            sharedFileNameShare: Double = 0, link: EmulatedLink? = nil, listeners: Int = 1
         ) {
             self.host = host
             self.port = port
@@ -54,6 +59,8 @@ public final class OriginServer: Sendable {
             self.logLevel = logLevel
             self.imageURLs = imageURLs
             self.sharedFileNameShare = sharedFileNameShare
+            self.link = link
+            self.listeners = max(listeners, 1)
         }
     }
 
@@ -67,7 +74,10 @@ public final class OriginServer: Sendable {
         public var faultsServed = 0
     }
 
-    public let baseURL: String
+    /// The first listener's URL.
+    public var baseURL: String { baseURLs[0] }
+    /// Each listener's URL.
+    public let baseURLs: [String]
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
     /// Where this server keeps its synthesised images.
@@ -77,10 +87,10 @@ public final class OriginServer: Sendable {
     private let ownsStore: Bool
 
     private init(
-        baseURL: String, group: ServiceGroup, running: Task<Void, any Error>, routes: OriginRoutes,
+        baseURLs: [String], group: ServiceGroup, running: Task<Void, any Error>, routes: OriginRoutes,
         storeDirectory: String, ownsStore: Bool
     ) {
-        self.baseURL = baseURL
+        self.baseURLs = baseURLs
         self.group = group
         self.running = running
         self.routes = routes
@@ -97,27 +107,32 @@ public final class OriginServer: Sendable {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("imagecache-bench-origin-\(UUID().uuidString)").path
         let store = try ImageStore(directory: storeDirectory, byteLimit: configuration.storeByteLimit)
         let routes = OriginRoutes(configuration: configuration, store: store)
-        let router = Router()
+        let router = Router(context: OriginRequestContext.self)
         routes.install(on: router)
-        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ImageCacheBench-origin"),
-            onServerRunning: { channel in
-                boundContinuation.yield(channel.localAddress?.port ?? 0)
-                boundContinuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let (bound, boundContinuation) = AsyncStream.makeStream(of: (listener: Int, port: Int).self)
+        let apps = (0..<configuration.listeners).map { listener in
+            Application(
+                router: router,
+                configuration: .init(
+                    address: .hostname(configuration.host, port: configuration.port == 0 ? 0 : configuration.port + listener),
+                    serverName: "ImageCacheBench-origin"),
+                onServerRunning: { channel in boundContinuation.yield((listener, channel.localAddress?.port ?? 0)) },
+                logger: logger
+            )
+        }
+        let group = ServiceGroup(configuration: .init(services: apps, logger: logger))
         // A server that cannot bind (the port in use) ends the group: the stream ends with it,
         // so the caller hears why instead of waiting for a port that never comes.
         let running = Task {
             defer { boundContinuation.finish() }
             try await group.run()
         }
-        var iterator = bound.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
+        var ports = [Int](repeating: 0, count: configuration.listeners)
+        for await (listener, port) in bound {
+            ports[listener] = port
+            if !ports.contains(0) { break }
+        }
+        guard !ports.contains(0) else {
             running.cancel()
             let failure = await running.result
             if ownsStore { try? FileManager.default.removeItem(atPath: storeDirectory) }
@@ -125,7 +140,7 @@ public final class OriginServer: Sendable {
                 address: "\(configuration.host):\(configuration.port)", reason: failure.failureReason)
         }
         return OriginServer(
-            baseURL: "http://\(configuration.host):\(port)", group: group, running: running, routes: routes,
+            baseURLs: ports.map { "http://\(configuration.host):\($0)" }, group: group, running: running, routes: routes,
             storeDirectory: storeDirectory, ownsStore: ownsStore)
     }
 
@@ -180,13 +195,18 @@ public final class OriginServer: Sendable {
         return url
     }
 
-    /// The loopback URL serving `image`, carrying the original URL for the logs.
-    public func url(for image: ImageDescriptor, originalURL: String? = nil, host: String? = nil, fault: OriginFault? = nil) -> String {
+    /// The loopback URL serving `image` (on `listener`, of `Configuration.listeners`), carrying
+    /// the original URL for the logs; `bytes`: padded to the size its recording downloaded.
+    public func url(
+        for image: ImageDescriptor, originalURL: String? = nil, host: String? = nil, fault: OriginFault? = nil, listener: Int = 0,
+        bytes: Int? = nil
+    ) -> String {
         var query = "w=\(image.width)&h=\(image.height)&fmt=\(image.format.rawValue)&q=\(image.quality)"
+        if let bytes { query += "&bytes=\(bytes)" }
         if let host { query += "&host=" + host.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
         if let fault { query += "&fault=\(fault.rawValue)" }
         if let originalURL { query += "&u=" + originalURL.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
-        return "\(baseURL)/images/\(image.contentID)?\(query)"
+        return "\(baseURLs[listener % baseURLs.count])/images/\(image.contentID)?\(query)"
     }
 }
 

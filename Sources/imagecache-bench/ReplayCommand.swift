@@ -36,8 +36,8 @@ struct ReplayCommand: AsyncParsableCommand {
         valueName: "none|class|limit=…"))
     var device = "none"
     @Option(help: ArgumentHelp(
-        "A network the in-flight model keeps a clock on, its requests back to back (the live side stays on the loopback origin): none, a preset or rtt=…,down=….",
-        discussion: "Joins and landings in the model then follow from time, not from a count; the report's model columns are that model's (docs/TIME.md)."))
+        "A phone's network for live and the model: none, a preset or rtt=…,down=…. The origin paces its answers to it; the model keeps a clock on it.",
+        discussion: "Requests go back to back. The report sets live's time to image beside the clocked model's, per tier, with MAPE and Spearman's ρ (docs/TIME.md)."))
     var network = "none"
     @Option(help: "Replay a pipeline file (docs/PIPELINES.md) instead of the cache options; a field live cannot take is refused by name.")
     var pipeline: String?

@@ -223,6 +223,29 @@ struct RequestClockTests {
         let secondReady = 400 * ms + decode + disk + secondDecode
         #expect(memory.count == 2 && memory.p50 == 0 && memory.p99 == Self.recorded(secondReady - 380 * ms))
         #expect(origin.count == 2 && origin.p50 == Self.recorded(200 * ms + decode) && origin.p99 == Self.recorded(400 * ms + decode))
+
+        // Request by request, the same times (microseconds), each where its answer says.
+        let thirdReady = secondReady + disk + DeviceCosts.thisMachine.decodeNanoseconds(encodedBytes: 100_000, decodedBytes: 10_000)
+        #expect(one.times.map { Double($0) / 1000 } == [
+            Self.recorded(400 * ms + decode), Self.recorded(secondReady - 350 * ms), Self.recorded(secondReady - 380 * ms),
+            Self.recorded(thirdReady - 401 * ms), 0, Self.recorded(200 * ms + decode),
+        ])
+        // A run that records no answers keeps no times by request; nor does one without a clock.
+        var plain = SimulationConfiguration(limits: unitLimits(1 << 30), policy: .lru, disk: .init(byteLimit: 1 << 30), inFlight: 1)
+        #expect(CacheSimulator.answers(trace, plain).times.isEmpty)
+        plain.network = Self.network
+        #expect(CacheSimulator.answers(trace, plain).times == one.times)
+    }
+
+    @Test("a cancelled request has no time to image; the others keep theirs")
+    func untimed() throws {
+        var trace = DetailedSimulationTests.emptyTrace(keys: 2)
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 0, detail: .init(diskKey: 0, content: 0, url: 0, outcome: .cancelled))
+        trace.append(key: 1, cost: 30_000, size: 100_000, time: 0, detail: .init(diskKey: 1, content: 1, url: 1))
+        let answered = CacheSimulator.answers(trace, SimulationConfiguration(limits: unitLimits(1 << 30), policy: .lru, network: Self.network))
+        #expect(answered.answers == [.cancelled, .origin])
+        #expect(answered.times.count == 2 && answered.times[0] == TimeToImage.untimed && answered.times[1] != TimeToImage.untimed)
+        #expect(Double(answered.times[1]) / 1000 == answered.result.timeToImage?.overall.p50)
     }
 
     @Test("back to back, as replay --speed 0 sends them: a request arrives once the app has a place, whatever its trace time")

@@ -26,6 +26,43 @@ struct LiveCommandsTests {
         }
     }
 
+    @Test("replay --network: live goes through the origin paced to the network, still agrees in observed order, and is timed beside the clocked model")
+    func replayOnNetwork() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let answers = BenchProcess.temporaryFile("answers").path + ".csv"
+        defer { try? FileManager.default.removeItem(atPath: answers) }
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let output = try await BenchProcess.run([
+            "replay", trace, "--store", store, "--json", "--no-files", "--require-agreement", "--concurrency", "4",
+            "--network", "rtt=30,down=40mbit", "--save-answers", answers,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(try BenchCommandsTests.json(output).replays.first)
+        let time = try #require(report.timeToImage)
+        #expect(time.method.contains("origin paces") && time.network.hasPrefix("custom (30 ms"))
+        // Every answer live and every simulated one is timed, and each side's tiers add up.
+        #expect(time.compared == report.answered)
+        let overall = try #require(time.rows.first)
+        #expect(overall.tier == "overall" && overall.live.count == report.answered)
+        #expect(time.rows.dropFirst().reduce(0) { $0 + $1.live.count } == overall.live.count)
+        #expect(time.rows.dropFirst().reduce(0) { $0 + $1.simulated.count } == overall.simulated.count)
+        // No answer from the origin comes before its round trip, live or simulated.
+        let origin = try #require(time.rows.first { $0.tier == "origin" })
+        #expect(origin.live.count > 0 && origin.live.p50 >= 30 && origin.simulated.p50 >= 30)
+        #expect(time.mape.isFinite && time.spearman.isFinite && time.mapeRequests > 0)
+        // The answers file has each request's times, live and modelled, where each side showed it.
+        let rows = try String(contentsOfFile: answers, encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == report.requests)
+        #expect(rows.count { Double($0[4]) != nil && Double($0[5]) != nil } == time.compared)
+        #expect(rows.allSatisfy { ($0[1] == "cancelled") == $0[4].isEmpty })
+        #expect(output.stdout.contains("\"replays\""))
+
+        let h2 = try await BenchProcess.run(["replay", trace, "--store", store, "--no-files", "--network", "rtt=30,down=40mbit,connections=h2"])
+        #expect(h2.status == 2 && h2.stderr.contains("the live replay speaks HTTP/1.1"), "\(h2.stderr)")
+    }
+
     @Test("replay --pipeline: a file's limits (a count limit and an entry cap) reach live and the simulator beside it alike; what live cannot be told is refused by name")
     func replayPipelineFile() async throws {
         let store = BenchProcess.temporaryFile("store").path
@@ -90,11 +127,11 @@ struct LiveCommandsTests {
         #expect(report.exact.differingRequests == 0 && report.exact.observedSteps > report.requests)
         #expect(report.comparison.liveJoins > 0)
         // The answers file: a row per request, live and observed order alike on every one, the
-        // model's differences those the report counts.
+        // model's differences those the report counts; without a network, no times.
         let lines = try String(contentsOfFile: answers, encoding: .utf8).split(separator: "\n")
         #expect(lines.first.map(String.init) == ReplayAnswersFile.header && lines.count == report.requests + 1)
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.allSatisfy { $0.count == 4 && $0[1] == $0[2] })
+        #expect(rows.allSatisfy { $0.count == 6 && $0[1] == $0[2] && $0[4].isEmpty && $0[5].isEmpty })
         #expect(rows.count { $0[1] != $0[3] } == report.comparison.differences.values.reduce(0, +))
         #expect(rows.count { $0[1] == "memory" } == report.memoryHits && rows.count { $0[1] == "joined" } == report.joinedWaiters)
         let simulated = try await BenchProcess.run(

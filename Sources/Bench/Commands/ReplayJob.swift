@@ -29,7 +29,7 @@ public struct ReplayJob: Sendable {
         options.keyStrategy = try Self.one(matrix.strategies, "--keys")
         options.reaction = try Self.one(matrix.reactions, "--reaction")
         options.device = matrix.device
-        options.modelNetwork = matrix.network
+        options.network = matrix.network
         if let pipeline { try options.replay(try PipelineFile.read(pipeline), from: pipeline) }
         return options
     }
@@ -46,7 +46,7 @@ public struct ReplayJob: Sendable {
         if options.device != nil, options.concurrency != 1 {
             throw UsageError("--device replays one request at a time: add --concurrency 1")
         }
-        if options.modelNetwork != nil, options.speed != 0 {
+        if options.network != nil, options.speed != 0 {
             throw UsageError("--network times the model back to back, as --speed 0 sends requests: drop --speed")
         }
     }
@@ -69,6 +69,7 @@ public struct ReplayJob: Sendable {
         }
         output.show("replay", ReportTables.replays(results.replays))
         output.show("replay-agreement", ReportTables.replayAgreement(results.replays))
+        if options.network != nil { output.show("replay-time", ReportTables.replayTimes(results.replays)) }
         if let device = options.device { output.show("on \(device)", ReportTables.replayDevices(results.replays)) }
         try output.finish(results)
         let differing = results.replays.filter { !$0.agrees }

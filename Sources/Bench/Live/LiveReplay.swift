@@ -21,10 +21,15 @@ public enum LiveReplay {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imagecache-bench-replay-\(getpid())").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let trace = workload.simulationTrace(strategy: options.keyStrategy)
+        let shaping = try options.network.map { try LinkShaping(network: $0, hosts: trace.hostNames) }
         return try await withLoopbackOrigin(
-            store: options.originStore, latency: latency, connectionsPerHost: max(options.concurrency, 8)
+            store: options.originStore, latency: latency,
+            connectionsPerHost: shaping?.connectionsPerHost ?? max(options.concurrency, 8), shaping: shaping
         ) { origin, http in
-            let driver = try Driver(workload: workload, options: options, origin: origin, fetcher: ReplayFetcher(http), scratch: scratch, progress: progress)
+            let driver = try Driver(
+                workload: workload, trace: trace, options: options, origin: origin, fetcher: ReplayFetcher(http), scratch: scratch,
+                progress: progress)
             let images = driver.images, started = ContinuousClock.now
             try await origin.prepare(images) { done in
                 guard done % 16 == 0, done > 0 else { return }
@@ -33,18 +38,21 @@ public enum LiveReplay {
                 let left = seconds / Double(done) * Double(images.count - done)
                 progress.update("replay: the origin's pictures \(done)/\(images.count), about \(Int(left.rounded())) s left")
             }
-            return try await driver.replay()
+            return try await driver.replay(shaping: shaping)
         }
     }
 
     /// Runs `body` with the loopback origin (its pictures kept in `store`) and an HTTP client,
     /// both shut down afterwards, whether `body` returns or throws.
+    /// With `shaping`, the origin listens once per host and paces its answers to the network.
     static func withLoopbackOrigin<Result: Sendable>(
-        store: String, latency: LatencyModel = .none, connectionsPerHost: Int = 8,
+        store: String, latency: LatencyModel = .none, connectionsPerHost: Int = 8, shaping: LinkShaping? = nil,
         _ body: (OriginServer, HTTPImageFetcher) async throws -> Result
     ) async throws -> Result {
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-        let origin = try await OriginServer.start(.init(storeDirectory: store, storeByteLimit: 4 << 30, latency: latency))
+        let origin = try await OriginServer.start(.init(
+            storeDirectory: store, storeByteLimit: 4 << 30, latency: latency, link: shaping?.link,
+            listeners: shaping?.listeners ?? 1))
         let http = HTTPImageFetcher(.init(connectionsPerHost: connectionsPerHost))
         do {
             let result = try await body(origin, http)
@@ -59,15 +67,19 @@ public enum LiveReplay {
     }
 
     /// The loopback URL of each of the workload's URLs (by id), and the pictures the origin
-    /// serves: the first request of each URL names its picture.
+    /// serves: the first request of each URL names its picture and the bytes it downloaded, which
+    /// the origin pads the picture to. A URL's host (`hosts()`) is named in its loopback URL, which
+    /// goes to the origin's listener for that host, if it has one each.
     static func originURLs(of workload: RecordedWorkload, on origin: OriginServer) -> (urls: [String], images: [ImageDescriptor]) {
         var urls = [String](repeating: "", count: workload.urls.count)
         var images: [ImageDescriptor] = []
+        let hosts = workload.hosts()
         for request in workload.requests where urls[Int(request.url)].isEmpty {
             let descriptor = ImageDescriptor(
                 contentID: workload.contents[Int(request.content)], width: Int(request.width), height: Int(request.height),
                 format: request.format ?? .jpeg)
-            urls[Int(request.url)] = origin.url(for: descriptor, host: URL(string: workload.urls[Int(request.url)])?.host)
+            let host = Int(hosts.ofURL[Int(request.url)])
+            urls[Int(request.url)] = origin.url(for: descriptor, host: hosts.names[host], listener: host, bytes: request.bytes)
             images.append(descriptor)
         }
         return (urls, images)

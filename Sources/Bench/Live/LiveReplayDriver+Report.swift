@@ -9,7 +9,7 @@ extension LiveReplay.Driver {
     /// the trace (its error).
     func report(
         wall: Double, originBefore: OriginServer.Statistics, fetcherBefore: HTTPImageFetcher.Statistics,
-        samples: [LiveReplayReport.MemorySample]
+        samples: [LiveReplayReport.MemorySample], shaping: LinkShaping?
     ) throws -> LiveReplayReport {
         let measured = measurements.withLock { $0 }
         let totals = app.totals
@@ -17,9 +17,8 @@ extension LiveReplay.Driver {
             limits: options.memoryLimits(bytes: app.memoryBytes), policy: options.policy, pressure: options.reaction.policy,
             disk: app.diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) }, inFlight: options.concurrency,
             stripes: options.stripes, device: options.device)
-        let trace = workload.simulationTrace(strategy: options.keyStrategy)
         var model = configuration
-        if let network = options.modelNetwork {
+        if let network = options.network {
             model.network = network
             model.arrivals = .backToBack
         }
@@ -28,12 +27,19 @@ extension LiveReplay.Driver {
         if let path = options.observedOrderPath { try ObservedOrderFile.write(observed, requests: trace.count, to: path) }
         let exact = CacheSimulator.answers(trace, configuration, observed: observed)
         if let path = options.answersPath {
-            try ReplayAnswersFile.write(live: measured.answers, observed: exact.answers, model: answered.answers, to: path)
+            try ReplayAnswersFile.write(
+                live: measured.answers, observed: exact.answers, model: answered.answers, liveTimes: measured.times,
+                modelTimes: answered.times, to: path)
         }
         let simulated = answered.result
         let simulatedJoins = answered.answers.count { $0 == .joined }
         let exactDifferences = measured.differences(from: exact.answers)
         let requests = workload.requests.count
+        let timeToImage = shaping.map {
+            TimeAgreement(
+                network: $0.network.description, method: LinkShaping.method, live: measured.times, liveAnswers: measured.answers,
+                simulated: answered.times, simulatedAnswers: answered.answers)
+        }
         let origin = self.origin.statistics, fetched = fetcher.http.statistics
         return LiveReplayReport(
             trace: workload.name, configuration: options.describe, requests: requests,
@@ -61,6 +67,7 @@ extension LiveReplay.Driver {
                 simulatedSharedDownloads: answered.sharedDownloads,
                 differences: measured.differences(from: answered.answers)),
             memoryOverTime: samples,
-            device: simulated.device.map { .init(liveProcessEnds: processEnds, simulated: $0) })
+            device: simulated.device.map { .init(liveProcessEnds: processEnds, simulated: $0) },
+            timeToImage: timeToImage)
     }
 }

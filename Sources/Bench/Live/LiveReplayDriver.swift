@@ -10,6 +10,8 @@ extension LiveReplay {
     /// Used from the replaying task only.
     final class Driver {
         let workload: RecordedWorkload
+        /// The workload as the simulator beside live sees it.
+        let trace: SimulationTrace
         let options: LiveReplayOptions
         let origin: OriginServer
         let fetcher: ReplayFetcher
@@ -33,15 +35,15 @@ extension LiveReplay {
         var previous: UInt64 = 0
         var nextEvent = 0
 
-        init(workload: RecordedWorkload, options: LiveReplayOptions, origin: OriginServer, fetcher: ReplayFetcher,
-             scratch: String, progress: ProgressLine) throws {
+        init(workload: RecordedWorkload, trace: SimulationTrace, options: LiveReplayOptions, origin: OriginServer,
+             fetcher: ReplayFetcher, scratch: String, progress: ProgressLine) throws {
             self.workload = workload
+            self.trace = trace
             self.options = options
             self.origin = origin
             self.fetcher = fetcher
             self.progress = progress
             measurements = SharedLocked(ReplayMeasurements(requests: workload.requests.count))
-            let trace = workload.simulationTrace(strategy: options.keyStrategy)
             (fetchURLs, images) = LiveReplay.originURLs(of: workload, on: origin)
             app = try ReplayedApp(
                 options: options, memoryBytes: options.memory.resolved(footprint: trace.memoryFootprint),
@@ -50,7 +52,7 @@ extension LiveReplay {
             footprint = options.device.map(DeviceFootprint.init)
         }
 
-        func replay() async throws -> LiveReplayReport {
+        func replay(shaping: LinkShaping?) async throws -> LiveReplayReport {
             let originBefore = origin.statistics, fetcherBefore = fetcher.http.statistics
             start = ContinuousClock.now
             let samples = SharedLocked<[LiveReplayReport.MemorySample]>([])
@@ -92,7 +94,8 @@ extension LiveReplay {
             app.close()   // before the scratch folder is removed
             progress.finish()
             let wall = (ContinuousClock.now - start).seconds
-            return try report(wall: wall, originBefore: originBefore, fetcherBefore: fetcherBefore, samples: samples.withLock { $0 })
+            return try report(
+                wall: wall, originBefore: originBefore, fetcherBefore: fetcherBefore, samples: samples.withLock { $0 }, shaping: shaping)
         }
 
         /// One launch's requests at their compressed times, at most `concurrency` in flight;

@@ -51,9 +51,10 @@ public struct LiveReplayOptions: Sendable {
     /// then shape only the simulator the report sets beside it): made for each process the
     /// replay starts (launch, relaunch, new device), given the memory budget in bytes.
     public var imageCache: (@Sendable (_ memoryBytes: Int) -> any ImageCaching)?
-    /// With a network, the in-flight model the report sets beside live keeps a clock on it, its
-    /// requests back to back as `speed` 0 sends them; the live side stays on the loopback origin.
-    public var modelNetwork: NetworkProfile?
+    /// A phone's network: live's origin answers through it (`LinkShaping`), and the in-flight
+    /// model the report sets beside live keeps a clock on it, its requests back to back as
+    /// `speed` 0 sends them; the report sets their times side by side (`TimeAgreement`).
+    public var network: NetworkProfile?
 
     public init() {}
 
@@ -76,7 +77,7 @@ public struct LiveReplayOptions: Sendable {
     var describe: String {
         (imageCache == nil ? "" : "your memory tier beside ") + "\(policy)\(stripes.count > 1 ? " \(stripes) stripes" : "") memory \(memory) disk \(disk.map { "\($0) \(diskPolicy.rawValue)" } ?? "none") keys \(keyStrategy) warnings \(reaction)"
             + " speed \(speed == 0 ? "max" : "\(speed)x") concurrency \(concurrency)"
-            + " cancels \(cancellations.rawValue) disk sync \(diskSync.rawValue)" + (modelNetwork.map { " model on \($0.name)" } ?? "") + (device.map { " device \($0.name)" } ?? "") + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
+            + " cancels \(cancellations.rawValue) disk sync \(diskSync.rawValue)" + (network.map { " network \($0.name)" } ?? "") + (device.map { " device \($0.name)" } ?? "") + (latencyMilliseconds > 0 ? " latency \(latencyMilliseconds)ms" : "") + (faultRate > 0 ? " faults \(faultRate)" : "")
     }
 }
 

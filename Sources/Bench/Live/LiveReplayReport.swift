@@ -60,6 +60,8 @@ public struct LiveReplayReport: Codable, Sendable {
     public var memoryOverTime: [MemorySample]
     /// Under a device model: the times live and the simulator (in trace order) ended the app, and the simulator's account.
     public var device: DeviceCheck?
+    /// With a network: live's time to image on it against the clocked model's.
+    public var timeToImage: TimeAgreement?
 
     public struct DeviceCheck: Codable, Sendable {
         public var liveProcessEnds: Int

@@ -13,8 +13,13 @@ struct ReplayMeasurements {
     /// Per request position (a waiter joined a flight; an origin answer was downloaded; a
     /// failure, an error shown as nothing, is offline's answer).
     var answers: [CacheSimulator.Answer]
+    /// Per request position, its time to image in microseconds (`TimeToImage.untimed`: not shown).
+    var times: [UInt32]
 
-    init(requests: Int) { answers = Array(repeating: .unanswered, count: requests) }
+    init(requests: Int) {
+        answers = Array(repeating: .unanswered, count: requests)
+        times = Array(repeating: TimeToImage.untimed, count: requests)
+    }
 
     /// Records request `position`'s outcome, `elapsed` microseconds after it was asked for.
     mutating func record(_ outcome: Result<ImageResponse, any Error>, position: Int, elapsed: UInt64) {
@@ -22,6 +27,7 @@ struct ReplayMeasurements {
         switch outcome {
         case .success(let response):
             latency[response.source, default: .microseconds()].record(elapsed)
+            times[position] = UInt32(min(elapsed, UInt64(TimeToImage.untimed - 1)))
             if let decode = response.timings.decode { self.decode.record(UInt64(max(decode.seconds * 1e6, 1))) }
             answers[position] = switch response.source {
             case .memory: .memory

@@ -40,3 +40,29 @@ extension ReportTables {
         return table
     }
 }
+
+extension ReportTables {
+    /// Live replays through a shaped network: live's time to image against the clocked
+    /// model's, overall and per tier, with the error over per-request times.
+    public static func replayTimes(_ reports: [LiveReplayReport], style: ReportStyle = .human) -> TextTable {
+        var table = TextTable([
+            ("trace", .left), ("network", .left), ("tier", .left), ("live n", .right), ("model n", .right),
+            ("live p50 ms", .right), ("model p50 ms", .right), ("live p90 ms", .right), ("model p90 ms", .right),
+            ("MAPE", .right), ("ρ", .right), ("compared", .right),
+        ])
+        for report in reports {
+            guard let time = report.timeToImage else { continue }
+            for row in time.rows {
+                let overall = row.tier == "overall"
+                table.append([
+                    report.trace, overall ? time.network : "", row.tier, String(row.live.count), String(row.simulated.count),
+                    number(row.live.p50, 1, style), number(row.simulated.p50, 1, style),
+                    number(row.live.p90, 1, style), number(row.simulated.p90, 1, style),
+                    overall ? percent(time.mape, style) : "", overall ? number(time.spearman, 2, style) : "",
+                    overall ? String(time.compared) : "",
+                ])
+            }
+        }
+        return table
+    }
+}

@@ -43,14 +43,8 @@ extension RecordedWorkload {
         var diskKeyOfURL = [TraceKey](repeating: -1, count: urls.count)
         var memoryKeysOfURL = [[TraceKey]](repeating: [], count: urls.count)
         var diskKeysOfURL = [[TraceKey]](repeating: [], count: urls.count)
-        var hostIDs: [Substring: Int32] = [:]
-        let hostOfURL = urls.map { url in
-            let host = Self.host(of: url)
-            if let id = hostIDs[host] { return id }
-            hostIDs[host] = Int32(hostIDs.count)
-            return Int32(hostIDs.count - 1)
-        }
-        trace.hostNames = hostIDs.sorted { $0.value < $1.value }.map { String($0.key) }
+        let (hostOfURL, hostNames) = hosts()
+        trace.hostNames = hostNames
         let processing = boxes.map { ProcessingOptions($0) }
         let thumbnailProcessing = boxes.map { ProcessingOptions($0, format: thumbnailFormat.imageFormat) }
         let diskBase = diskStrategy ?? strategy
@@ -120,6 +114,21 @@ extension RecordedWorkload {
             nextEvent += 1
         }
         return (trace, memoryKeys)
+    }
+
+    /// Each URL's host id, and each host id's authority (`host(of:)`), ids in order of the
+    /// URLs: the hosts a trace's requests go to, and a live replay's origin listeners.
+    public func hosts() -> (ofURL: [Int32], names: [String]) {
+        var ids: [Substring: Int32] = [:]
+        var names: [String] = []
+        let ofURL = urls.map { url in
+            let host = Self.host(of: url)
+            if let id = ids[host] { return id }
+            ids[host] = Int32(names.count)
+            names.append(String(host))
+            return Int32(names.count - 1)
+        }
+        return (ofURL, names)
     }
 
     /// The authority of a URL (host and port), where connections are pooled; the whole text

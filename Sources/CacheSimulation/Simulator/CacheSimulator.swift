@@ -188,6 +188,9 @@ public enum CacheSimulator {
         public var answers: [Answer]
         /// Origin misses that shared a download another size of the URL was making (with `inFlight`).
         public var sharedDownloads: Int
+        /// On a clock, each request's time to image in microseconds (`TimeToImage.untimed`:
+        /// none, as for a cancelled request); empty without one.
+        public var times: [UInt32] = []
     }
 
     /// The loop, specialised per policy type by the visitor.
@@ -200,7 +203,10 @@ public enum CacheSimulator {
 
         func visit<Policy: EvictionPolicy>(_ policy: Policy) -> Answered {
             var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
-            if recordsAnswers, trace.hasDetails { state.accounting.answers = Array(repeating: .origin, count: trace.count) }
+            if recordsAnswers, trace.hasDetails {
+                state.accounting.answers = Array(repeating: .origin, count: trace.count)
+                state.clock?.keepTimesByRequest(trace.count)
+            }
             trace.keys.withUnsafeBufferPointer { keys in
                 trace.costs.withUnsafeBufferPointer { costs in
                     trace.sizes.withUnsafeBufferPointer { sizes in
@@ -218,7 +224,9 @@ public enum CacheSimulator {
                 }
             }
             state.landAll()
-            return Answered(result: state.finish(), answers: state.accounting.answers, sharedDownloads: state.accounting.sharedDownloads)
+            return Answered(
+                result: state.finish(), answers: state.accounting.answers, sharedDownloads: state.accounting.sharedDownloads,
+                times: state.clock?.timesByRequest ?? [])
         }
 
         /// The plain requests of a trace or of a streamed chunk, the first numbered `first`.

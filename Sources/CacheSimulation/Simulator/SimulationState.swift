@@ -104,7 +104,7 @@ struct SimulationState<Policy: EvictionPolicy> {
     @inline(__always)
     mutating func detailedRequest(_ index: Int, key: TraceKey, cost: Int, size: Int, now arrival: UInt64) {
         noteSessionRequest(at: arrival)
-        let now = start(at: arrival)
+        let now = start(index, at: arrival)
         accounting.bytesRequested &+= size
         let truth = (content: trace.contents[index], url: trace.urls[index])
         if tiers.memory.lookup(key, now: now) {
@@ -164,7 +164,7 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// When a request asked for at `time` starts: then, or on a clock once the app has a
     /// place for it (and, back to back, arriving only then); what is due by then lands first.
     @inline(__always)
-    mutating func start(at time: UInt64) -> UInt64 {
+    mutating func start(_ index: Int, at time: UInt64) -> UInt64 {
         guard clock != nil else {
             while inFlight.window.oldestIsDue { landOldest() }
             return time
@@ -172,7 +172,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         landOnClock(by: clock!.arrival(at: time))
         while clock!.isFull, let event = clock!.next(by: .max) { land(event) }
         // Asked again: back to back, a request arrives only once the wait for a place is over.
-        return clock!.start(at: clock!.arrival(at: time))
+        return clock!.start(index, at: clock!.arrival(at: time))
     }
 
     /// Everything the clock says lands by `time`, in the order it lands.

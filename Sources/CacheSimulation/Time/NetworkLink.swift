@@ -10,8 +10,7 @@ struct NetworkLink {
     private let hostRoundTrips: [UInt64]
     /// The downlink, bytes a nanosecond.
     let capacity: Double
-    /// What one connection carries at most under loss, bytes a nanosecond (Mathis et al. 1997:
-    /// MSS / RTT · √(3/2) / √p); infinite without loss.
+    /// What one connection carries at most under loss, bytes a nanosecond (`NetworkProfile`'s).
     let perConnection: Double
     private(set) var now: UInt64 = 0
     /// Transfers with a connection: their bytes flow from `flowsFrom`.
@@ -24,7 +23,6 @@ struct NetworkLink {
     /// A connection left idle longer than this is closed (servers and URLSession drop idle
     /// keep-alive connections within a minute or two).
     static let idleTimeout: UInt64 = 60_000_000_000
-    static let segmentBytes = 1_460.0
 
     struct Transfer {
         let id: Int
@@ -50,8 +48,7 @@ struct NetworkLink {
         let named = profile.hostRoundTrips ?? [:]
         hostRoundTrips = named.isEmpty ? [] : hostNames.map { UInt64((named[$0] ?? profile.rttMilliseconds) * 1_000_000) }
         capacity = profile.downlinkBitsPerSecond / 8 / 1e9
-        perConnection = profile.loss > 0 && roundTrip > 0
-            ? Self.segmentBytes / Double(roundTrip) * (1.5).squareRoot() / profile.loss.squareRoot() : .infinity
+        perConnection = profile.perConnectionBytesPerSecond / 1e9
     }
 
     /// Asks for `bytes` from `host` at `time` (not before the link's `now`); `id` names it when it finishes.

@@ -43,6 +43,16 @@ public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertib
         self.source = source
     }
 
+    /// What one connection carries at most under loss, bytes a second (Mathis et al. 1997:
+    /// MSS / RTT · √(3/2) / √p); infinite without loss.
+    public var perConnectionBytesPerSecond: Double {
+        loss > 0 && rttMilliseconds > 0
+            ? Self.segmentBytes / (rttMilliseconds / 1_000) * (1.5).squareRoot() / loss.squareRoot() : .infinity
+    }
+
+    /// A TCP segment's payload on an Ethernet-sized path.
+    static let segmentBytes = 1_460.0
+
     /// `URLSessionConfiguration.httpMaximumConnectionsPerHost`'s default on iOS.
     public static let urlSessionConnectionsPerHost = 6
 

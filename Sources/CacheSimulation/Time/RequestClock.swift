@@ -26,8 +26,9 @@ struct RequestClock {
     let backToBack: Bool
     /// When the last thing happened: a request started, or something landed.
     private(set) var now: UInt64 = 0
-    /// When the request that started last was asked for.
+    /// When the request that started last was asked for, and its index.
     private var arrival: UInt64 = 0
+    private var current = 0
     /// Requests waiting for images, joins included.
     private(set) var occupied = 0
     /// Costs of the thumbnails in flight.
@@ -57,8 +58,8 @@ struct RequestClock {
         let arrival: UInt64
         let decode: UInt64
         let tier: TimeToImage.Tier
-        /// When the requests that joined it were asked for.
-        var joined: [UInt64] = []
+        /// The requests that joined it, and when each was asked for.
+        var joined: [(index: Int, arrival: UInt64)] = []
     }
 
     private struct Download {
@@ -104,19 +105,20 @@ struct RequestClock {
     /// When a request asked for at `trace` time arrives: then, or back to back, now.
     func arrival(at trace: UInt64) -> UInt64 { backToBack ? now : trace }
 
-    /// The next request, which arrived at `arrival`, starts: returns when.
-    mutating func start(at arrival: UInt64) -> UInt64 {
+    /// Request `index`, which arrived at `arrival`, starts: returns when.
+    mutating func start(_ index: Int, at arrival: UInt64) -> UInt64 {
         self.arrival = arrival
+        current = index
         now = max(now, arrival)
         return now
     }
 
-    mutating func memoryHit() { times.record(.memory, now - arrival) }
+    mutating func memoryHit() { times.record(.memory, now - arrival, request: current) }
 
     /// A memory miss for `key` joins its thumbnail in flight, when there is one: the picture it will show.
     mutating func join(_ key: TraceKey) -> (content: Int32, url: Int32)? {
         guard coalesces, case let flight = flightByKey[Int(key)], flight >= 0 else { return nil }
-        flights[flight].joined.append(arrival)
+        flights[flight].joined.append((current, arrival))
         flights[flight].landing.joiners += 1
         occupied += 1
         return flights[flight].landing.held
@@ -205,6 +207,12 @@ struct RequestClock {
         times.summary(network: link.profile, networkBytes: link.bytesCarried)
     }
 
+    /// Keeps each of the trace's `requests`' times, for `timesByRequest`.
+    mutating func keepTimesByRequest(_ requests: Int) { times = TimeToImageRecorder(requests: requests) }
+
+    /// Each request's time in microseconds (`TimeToImage.untimed` where it has none), when kept.
+    var timesByRequest: [UInt32] { times.byRequest }
+
     private mutating func add(_ flight: Flight) -> Int32 {
         occupied += 1
         pendingCost += flight.landing.cost
@@ -228,8 +236,8 @@ struct RequestClock {
     /// The flight's thumbnail is ready at `time`: its requests and their joiners are timed.
     private mutating func landed(_ place: Int32, at time: UInt64) -> Landing {
         var flight = flights.remove(place)
-        times.record(flight.tier, time - flight.arrival)
-        for arrival in flight.joined { times.record(.joined, time - arrival) }
+        times.record(flight.tier, time - flight.arrival, request: flight.landing.index)
+        for joiner in flight.joined { times.record(.joined, time - joiner.arrival, request: joiner.index) }
         occupied -= 1 + flight.joined.count
         pendingCost -= flight.landing.cost
         if coalesces, flightByKey[Int(flight.landing.key)] == place { flightByKey[Int(flight.landing.key)] = -1 }

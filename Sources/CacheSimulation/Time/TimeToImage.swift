@@ -15,6 +15,9 @@ public struct TimeToImage: Sendable, Codable, Equatable {
         }
     }
 
+    /// A request with no time in a run's times by request: not answered, or never shown.
+    public static let untimed = UInt32.max
+
     /// The network profile's name (`NetworkProfile.name`) and its figures (`description`).
     public var network: String
     public var networkDetails: String
@@ -35,7 +38,7 @@ public struct TimeToImage: Sendable, Codable, Equatable {
         public var mean: Double
 
         /// Nearest-rank percentiles of `microseconds`, sorted.
-        init(sorted microseconds: [UInt32]) {
+        public init(sorted microseconds: [UInt32]) {
             func at(_ percent: Int) -> Double {
                 guard !microseconds.isEmpty else { return 0 }
                 let rank = (percent * microseconds.count + 99) / 100
@@ -57,9 +60,18 @@ public struct TimeToImage: Sendable, Codable, Equatable {
 struct TimeToImageRecorder {
     private var byTier: [[UInt32]] = TimeToImage.Tier.allCases.map { _ in [] }
     var neverShown = 0
+    /// Per request, its time (`TimeToImage.untimed` where it has none), when asked for: a live
+    /// replay sets each request's time beside live's.
+    private(set) var byRequest: [UInt32] = []
 
-    mutating func record(_ tier: TimeToImage.Tier, _ nanoseconds: UInt64) {
-        byTier[tier.index].append(UInt32(min(nanoseconds / 1_000, UInt64(UInt32.max))))
+    init(requests: Int? = nil) {
+        if let requests { byRequest = Array(repeating: TimeToImage.untimed, count: requests) }
+    }
+
+    mutating func record(_ tier: TimeToImage.Tier, _ nanoseconds: UInt64, request: Int) {
+        let microseconds = UInt32(min(nanoseconds / 1_000, UInt64(UInt32.max - 1)))
+        byTier[tier.index].append(microseconds)
+        if !byRequest.isEmpty { byRequest[request] = microseconds }
     }
 
     func summary(network: NetworkProfile, networkBytes: Int) -> TimeToImage {
