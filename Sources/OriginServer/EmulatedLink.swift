@@ -63,6 +63,13 @@ final class PacedDownlink: Sendable {
         return roundTrip * (isNew ? 3 : 1)
     }
 
+    /// The client's process ended, and its connections with it: the next request on any pays
+    /// the handshakes (a client that keeps its sockets, as a replay's does across relaunches,
+    /// is charged as one that opens them anew).
+    func forgetConnections() {
+        state.withLock { $0.connections.removeAll() }
+    }
+
     /// The connection's response ended: it is idle from now.
     func finished(connection: Int) {
         let now = ContinuousClock.now

@@ -14,7 +14,7 @@ final class OriginRoutes: Sendable {
     private let sequence = Locked<UInt64>(0)
     private let services: ServiceCatalogs
     /// With an emulated network: its downlink and the connections it has seen.
-    private let downlink: PacedDownlink?
+    let downlink: PacedDownlink?
 
     init(configuration: OriginServer.Configuration, store: ImageStore) {
         self.configuration = configuration

@@ -161,6 +161,10 @@ public final class OriginServer: Sendable {
 
     public var statistics: Statistics { routes.counters.withLock { $0 } }
 
+    /// On an emulated network, the client's process ended: its next request on every connection
+    /// pays the handshakes again (`EmulatedLink`).
+    public func clientProcessEnded() { routes.downlink?.forgetConnections() }
+
     /// Makes every image in `images` that the store lacks, one per core at a time, so that a
     /// replay's download times are not the time to synthesise a picture. Calls `progress`
     /// with the number done so far.

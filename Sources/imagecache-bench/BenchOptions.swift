@@ -54,6 +54,11 @@ struct WorkloadOptions: ParsableArguments {
 }
 
 /// The cache settings a simulation matrix spans; lists are comma-separated.
+/// `--device-costs`, as every command that takes it explains it.
+let deviceCostsHelp = ArgumentHelp(
+    "A device profile (calibrate's JSON) the clock takes decode and disk costs from, in place of this machine's defaults (docs/TIME.md).",
+    valueName: "file")
+
 /// `--network`, as every command that takes it explains it.
 let networkHelp = ArgumentHelp(
     "The network the images come over (recorded traces): none, a preset (\(NetworkProfile.presets.map(\.name).joined(separator: ", "))) or rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2].",
@@ -107,6 +112,8 @@ struct CacheOptions: ParsableArguments {
         discussion: networkHelp.discussion, valueName: "none|preset|rtt=…,down=…|recorded"))
     var network = "none"
 
+    @Option(help: deviceCostsHelp) var deviceCosts: String?
+
     /// The options a pipeline file gives instead (`--pipeline`).
     static let pipelineSettings = [
         "--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--ignore-invalidations", "--in-flight", "--stripes",
@@ -135,6 +142,7 @@ struct CacheOptions: ParsableArguments {
         settings.stripes = stripes
         settings.device = device
         settings.network = network
+        settings.deviceCosts = deviceCosts
         return settings
     }
 }

@@ -10,7 +10,7 @@ struct ImageCacheBench: AsyncParsableCommand {
         version: ToolProvenance.version + (ToolProvenance.current.commit.map { " (\($0.prefix(12)))" } ?? ""),
         subcommands: [
             SuiteCommand.self, SimulateCommand.self, KeysCommand.self, SweepCommand.self, MemwarnCommand.self, AppsCommand.self, RecommendCommand.self, FidelityCommand.self,
-            ReplayCommand.self, StressCommand.self, GateCommand.self, MergeCommand.self, HostileCommand.self,
+            ReplayCommand.self, CalibrateCommand.self, StressCommand.self, GateCommand.self, MergeCommand.self, HostileCommand.self,
             RecordCommand.self, ImportCommand.self, ExportCommand.self, StatsCommand.self, SynthTraceCommand.self,
             ThumbnailsCommand.self, ThumbnailCommand.self, SynthCommand.self, LeakCheckCommand.self,
             DiskTortureCommand.self, ServeCommand.self,

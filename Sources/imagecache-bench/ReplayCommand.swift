@@ -39,6 +39,7 @@ struct ReplayCommand: AsyncParsableCommand {
         "A phone's network for live and the model: none, a preset or rtt=…,down=…. The origin paces its answers to it; the model keeps a clock on it.",
         discussion: "Requests go back to back. The report sets live's time to image beside the clocked model's, per tier, with MAPE and Spearman's ρ (docs/TIME.md)."))
     var network = "none"
+    @Option(help: deviceCostsHelp) var deviceCosts: String?
     @Option(help: "Replay a pipeline file (docs/PIPELINES.md) instead of the cache options; a field live cannot take is refused by name.")
     var pipeline: String?
     @OptionGroup var output: OutputOptions
@@ -66,6 +67,7 @@ struct ReplayCommand: AsyncParsableCommand {
         job.settings.reaction = reaction
         job.settings.device = device
         job.settings.network = network
+        job.settings.deviceCosts = deviceCosts
         job.options.speed = speed
         job.options.concurrency = concurrency
         job.options.sessionLimit = sessions

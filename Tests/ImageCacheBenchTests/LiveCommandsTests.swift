@@ -51,6 +51,7 @@ struct LiveCommandsTests {
         let origin = try #require(time.rows.first { $0.tier == "origin" })
         #expect(origin.live.count > 0 && origin.live.p50 >= 30 && origin.simulated.p50 >= 30)
         #expect(time.mape.isFinite && time.spearman.isFinite && time.mapeRequests > 0)
+        #expect((report.calibration?.decodes ?? 0) > 0)
         // The answers file has each request's times, live and modelled, where each side showed it.
         let rows = try String(contentsOfFile: answers, encoding: .utf8).split(separator: "\n").dropFirst()
             .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
@@ -61,6 +62,30 @@ struct LiveCommandsTests {
 
         let h2 = try await BenchProcess.run(["replay", trace, "--store", store, "--no-files", "--network", "rtt=30,down=40mbit,connections=h2"])
         #expect(h2.status == 2 && h2.stderr.contains("the live replay speaks HTTP/1.1"), "\(h2.stderr)")
+    }
+
+    @Test("calibrate fits this machine's decodes and writes a profile; simulate and replay take it with --device-costs, and refuse a bad one")
+    func calibrate() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        let profile = BenchProcess.temporaryFile("costs").path + ".json"
+        defer { for path in [store, profile] { try? FileManager.default.removeItem(atPath: path) } }
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let calibrated = try await BenchProcess.run(["calibrate", trace, "--store", store, "-o", profile])
+        #expect(calibrated.status == 0, "\(calibrated.stderr)")
+        let read = try DeviceProfile.read(profile)
+        #expect((read.decodes ?? 0) >= DeviceCalibration.fewestDecodes && read.source.contains("vanilladin-small.jsonl"))
+        #expect(read.costs != DeviceCosts.thisMachine && read.costs.decodeWidth == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(calibrated.stdout.contains("median error"))
+        let base = ["simulate", trace, "--network", "lte", "--json", "--no-files", "--no-bounds"]
+        let defaults = try await BenchProcess.run(base), mine = try await BenchProcess.run(base + ["--device-costs", profile])
+        #expect(defaults.status == 0 && mine.status == 0, "\(mine.stderr)")
+        let (a, b) = try (BenchCommandsTests.json(defaults).simulations.first?.result, BenchCommandsTests.json(mine).simulations.first?.result)
+        #expect(a?.hits == b?.hits && a?.timeToImage != nil && a?.timeToImage?.byTier["disk"] != b?.timeToImage?.byTier["disk"])
+        // The profile is an input: calibrate will not write over a trace, and a file that is no profile is refused.
+        let over = try await BenchProcess.run(["calibrate", trace, "--store", store, "-o", trace])
+        #expect(over.status != 0 && over.stderr.contains("is the input"), "\(over.stderr)")
+        let bad = try await BenchProcess.run(["replay", trace, "--store", store, "--no-files", "--device-costs", trace])
+        #expect(bad.status == 2 && bad.stderr.contains("--device-costs \(trace)"), "\(bad.stderr)")
     }
 
     @Test("replay --pipeline: a file's limits (a count limit and an entry cap) reach live and the simulator beside it alike; what live cannot be told is refused by name")

@@ -1,3 +1,4 @@
+import Foundation
 @testable import Bench
 import CacheSimulation
 import Testing
@@ -23,5 +24,32 @@ struct TimeAgreementTests {
         #expect(abs(agreement.mape - mape) < 1e-12)
         // Ranks: live 1,3,4,2; simulated 1,3,4,2.
         #expect(agreement.spearman == 1)
+    }
+}
+
+@Suite("Device profiles (--device-costs)")
+struct DeviceProfileTests {
+    @Test("a profile written is read back; one that is not a profile, or holds a figure no device has, is refused naming the file and the field")
+    func readAndRefuse() throws {
+        let path = BenchProcess.temporaryFile("costs").path + ".json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var costs = DeviceCosts.thisMachine
+        costs.decodeFixedNanoseconds = 123_456
+        let profile = DeviceProfile(costs: costs, source: "test", decodes: 10, medianError: 0.2)
+        try profile.write(to: path)
+        #expect(try DeviceProfile.read(path) == profile)
+        for (text, message) in [
+            ("{\"source\": \"x\"}", "costs is missing"),
+            ("{\"source\": \"x\", \"costs\": {\"decodeWidth\": 2}}", "costs.decodeFixedNanoseconds is missing"),
+            ("[1, 2]", "is not a device profile's JSON"),
+            (try String(decoding: JSONEncoder().encode(DeviceProfile(costs: DeviceCosts(decodeFixedNanoseconds: -1), source: "x")), as: UTF8.self),
+             "costs.decodeFixedNanoseconds must be from 0 to 10¹² ns, not -1.0"),
+            (try String(decoding: JSONEncoder().encode(DeviceProfile(costs: DeviceCosts(decodeWidth: 0), source: "x")), as: UTF8.self),
+             "costs.decodeWidth must be from 1 to 256"),
+        ] {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect { try DeviceProfile.read(path) } throws: { ($0 as? UsageError)?.description.contains(message) == true && "\($0)".contains(path) }
+        }
+        #expect(throws: UsageError.self) { try DeviceProfile.read(path + ".absent") }
     }
 }

@@ -30,6 +30,7 @@ public struct ReplayJob: Sendable {
         options.reaction = try Self.one(matrix.reactions, "--reaction")
         options.device = matrix.device
         options.network = matrix.network
+        options.deviceCosts = matrix.deviceCosts
         if let pipeline { try options.replay(try PipelineFile.read(pipeline), from: pipeline) }
         return options
     }

@@ -14,6 +14,13 @@ public enum LiveReplay {
     public static func run(
         _ full: RecordedWorkload, options: LiveReplayOptions, progress: ProgressLine = ProgressLine()
     ) async throws -> LiveReplayReport {
+        try await measured(full, options: options, progress: progress).report
+    }
+
+    /// The replay's report, with each thumbnail it made and each disk hit it read, for a calibration across traces.
+    static func measured(
+        _ full: RecordedWorkload, options: LiveReplayOptions, progress: ProgressLine
+    ) async throws -> (report: LiveReplayReport, decodes: [DeviceCalibration.Decode], reads: [DeviceCalibration.Read]) {
         var workload = options.sessionLimit.map { full.prefix(sessions: $0) } ?? full
         workload = options.requestLimit.map { workload.prefix($0) } ?? workload
         let latency = options.latencyMilliseconds > 0
@@ -38,7 +45,9 @@ public enum LiveReplay {
                 let left = seconds / Double(done) * Double(images.count - done)
                 progress.update("replay: the origin's pictures \(done)/\(images.count), about \(Int(left.rounded())) s left")
             }
-            return try await driver.replay(shaping: shaping)
+            let report = try await driver.replay(shaping: shaping)
+            let measured = driver.measurements.withLock { $0 }
+            return (report, measured.decodes, measured.reads)
         }
     }
 

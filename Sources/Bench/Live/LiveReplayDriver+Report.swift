@@ -18,6 +18,7 @@ extension LiveReplay.Driver {
             disk: app.diskBytes.map { .init(byteLimit: $0, policy: options.diskPolicy) }, inFlight: options.concurrency,
             stripes: options.stripes, device: options.device)
         var model = configuration
+        model.deviceCosts = options.deviceCosts
         if let network = options.network {
             model.network = network
             model.arrivals = .backToBack
@@ -68,6 +69,9 @@ extension LiveReplay.Driver {
                 differences: measured.differences(from: answered.answers)),
             memoryOverTime: samples,
             device: simulated.device.map { .init(liveProcessEnds: processEnds, simulated: $0) },
-            timeToImage: timeToImage)
+            timeToImage: timeToImage,
+            calibration: DeviceCalibration.fitted(measured.decodes, reads: measured.reads, width: app.decodeWidth).map {
+                .init(costs: $0, decodes: measured.decodes.count, medianError: DeviceCalibration.medianError(of: $0, on: measured.decodes))
+            })
     }
 }

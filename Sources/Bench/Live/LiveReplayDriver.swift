@@ -145,6 +145,7 @@ extension LiveReplay {
                     measurements.withLock { $0.answers[position] = .lost }
                     processEnds += 1
                     try app.endedBySystem()
+                    origin.clientProcessEnded()
                     current = app.pipeline!
                     footprint.restarted()
                 }
@@ -213,9 +214,13 @@ extension LiveReplay {
             switch kind {
             case .relaunch:
                 try app.relaunch()
+                origin.clientProcessEnded()
                 footprint?.restarted()
             case .newDevice:
-                if try app.moveToNewDevice() { footprint?.restarted() }
+                if try app.moveToNewDevice() {
+                    footprint?.restarted()
+                    origin.clientProcessEnded()
+                }
             case .memoryWarning, .invalidate:
                 if let pipeline = app.pipeline { applyWithin(kind, to: pipeline) }
             }

@@ -55,6 +55,8 @@ public struct LiveReplayOptions: Sendable {
     /// model the report sets beside live keeps a clock on it, its requests back to back as
     /// `speed` 0 sends them; the report sets their times side by side (`TimeAgreement`).
     public var network: NetworkProfile?
+    /// What decodes and disk reads take in the model on a network (`calibrate`'s profile, `--device-costs`).
+    public var deviceCosts = DeviceCosts.thisMachine
 
     public init() {}
 

@@ -62,6 +62,15 @@ public struct LiveReplayReport: Codable, Sendable {
     public var device: DeviceCheck?
     /// With a network: live's time to image on it against the clocked model's.
     public var timeToImage: TimeAgreement?
+    /// The decode costs this run's own thumbnails fit (`DeviceCalibration`); nil for too few.
+    public var calibration: Calibration?
+
+    public struct Calibration: Codable, Sendable {
+        public var costs: DeviceCosts
+        public var decodes: Int
+        /// The median of |modelled − measured| / measured over the decodes, a fraction.
+        public var medianError: Double
+    }
 
     public struct DeviceCheck: Codable, Sendable {
         public var liveProcessEnds: Int

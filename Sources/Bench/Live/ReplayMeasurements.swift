@@ -13,6 +13,10 @@ struct ReplayMeasurements {
     /// Per request position (a waiter joined a flight; an origin answer was downloaded; a
     /// failure, an error shown as nothing, is offline's answer).
     var answers: [CacheSimulator.Answer]
+    /// Each thumbnail made, for the device's calibration.
+    var decodes: [DeviceCalibration.Decode] = []
+    /// Each disk hit's read.
+    var reads: [DeviceCalibration.Read] = []
     /// Per request position, its time to image in microseconds (`TimeToImage.untimed`: not shown).
     var times: [UInt32]
 
@@ -29,6 +33,12 @@ struct ReplayMeasurements {
             latency[response.source, default: .microseconds()].record(elapsed)
             times[position] = UInt32(min(elapsed, UInt64(TimeToImage.untimed - 1)))
             if let decode = response.timings.decode { self.decode.record(UInt64(max(decode.seconds * 1e6, 1))) }
+            // A join carries its flight's timings: counted once, by the request that decoded.
+            if response.source == .disk || response.source == .origin, let took = response.timings.decode,
+               let bytes = response.timings.decodedBytes {
+                decodes.append(.init(encodedBytes: bytes, decodedBytes: response.cost, nanoseconds: took.seconds * 1e9))
+                if let read = response.timings.read { reads.append(.init(bytes: bytes, nanoseconds: read.seconds * 1e9)) }
+            }
             answers[position] = switch response.source {
             case .memory: .memory
             case .joined: .joined

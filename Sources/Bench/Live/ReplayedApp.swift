@@ -39,6 +39,9 @@ final class ReplayedApp {
         if let pipeline { totals.add(pipeline.statistics) }
     }
 
+    /// Thumbnails the pipeline makes at once (its decode queue's width, the same in every process).
+    var decodeWidth: Int { pipeline?.configuration.maxConcurrentDecodes ?? ProcessInfo.processInfo.activeProcessorCount }
+
     /// The app restarts: a new process on this device's disk. The old pipeline goes first, so
     /// its disk cache lets go of the directory.
     func relaunch() throws {

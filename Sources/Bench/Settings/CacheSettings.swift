@@ -17,6 +17,8 @@ public struct CacheSettings: Sendable {
     public var stripes = 1
     public var device = "none"
     public var network = "none"
+    /// A device profile (`DeviceProfile`, `calibrate`'s) the clock takes its decode and disk costs from; nil: this machine's.
+    public var deviceCosts: String?
 
     /// The disk size every command defaults to.
     public static let defaultDisk = ByteSize.bytes(ReplayDefaults.diskBytes).description
@@ -46,6 +48,7 @@ public struct CacheSettings: Sendable {
         matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
         matrix.device = try SettingParsing.device(device)
         matrix.network = fitsRecordedNetwork && perTraceNetwork ? nil : try SettingParsing.network(network)
+        if let deviceCosts { matrix.deviceCosts = try DeviceProfile.read(deviceCosts).costs }
         guard case .fraction(let share) = try SettingParsing.size(maxEntry, option: "--max-entry"), share <= 1 else {
             throw UsageError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
         }

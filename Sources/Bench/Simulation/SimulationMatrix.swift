@@ -23,6 +23,8 @@ public struct SimulationMatrix: Sendable {
     public var device: DeviceModel?
     /// With a network, each run times its requests (recorded traces; `SimulationResult.timeToImage`).
     public var network: NetworkProfile?
+    /// What decodes and disk reads take on the clock.
+    public var deviceCosts = DeviceCosts.thisMachine
     /// Run in the order a live replay took its decisions (one recorded trace), instead of
     /// trace order (`CacheSimulator.answers(_:_:observed:)`).
     public var observedOrder: ObservedOrder?
@@ -134,11 +136,12 @@ public struct SimulationMatrix: Sendable {
             let footprint = footprints[cell.trace][cell.strategy]
             let memoryBytes = memorySizes[cell.memory].resolved(footprint: footprint.memory)
             let diskBytes = diskSizes[cell.disk].map { $0.resolved(footprint: footprint.disk) }
-            let configuration = SimulationConfiguration(
+            var configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: memoryBytes, maxEntryFraction: maxEntryFraction), policy: policies[cell.policy],
                 pressure: reactions[cell.reaction].policy, warnings: warnings,
                 disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations,
                 inFlight: inFlight, stripes: stripes, device: device, network: network)
+            configuration.deviceCosts = deviceCosts
             let start = ContinuousClock.now
             let result: SimulationResult
             if inputs[cell.trace].stream != nil {

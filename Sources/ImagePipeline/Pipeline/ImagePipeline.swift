@@ -237,6 +237,7 @@ public final class ImagePipeline: Sendable {
         var timings = ImageResponse.Timings()
         if let disk = diskCache, !plan.diskLookups.isEmpty {
             let plan = plan
+            let readStart = ContinuousClock.now
             let found = await onDiskQueue {
                 plan.firstDiskHit { kind in
                     disk.data(for: kind == .thumbnail ? keys.diskThumbnail : keys.original) {
@@ -245,6 +246,7 @@ public final class ImagePipeline: Sendable {
                 }
             }
             if let (kind, data) = found {
+                timings.read = ContinuousClock.now - readStart
                 let image = try await decode(data, request, &timings)
                 await store(image, from: TierPlan.Source(disk: kind), keys, generation: generation, decisions, &timings)
                 return Produced(image: image, source: .disk, timings: timings)
@@ -280,16 +282,19 @@ public final class ImagePipeline: Sendable {
 
     /// Thumbnails on the decode queue, holding one of the decode permits.
     private func decode(_ data: Data, _ request: ImageRequest, _ timings: inout ImageResponse.Timings) async throws -> DecodedImage {
-        let start = ContinuousClock.now
         let thumbnailer = configuration.thumbnailer
         let box = request.processing.request
         let queue = decodeQueue
-        let image = try await decodeSlots.withPermit {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DecodedImage, any Error>) in
-                queue.async { continuation.resume(with: Result { try Self.checked(thumbnailer.thumbnail(data, fitting: box)) }) }
+        let (image, took) = try await decodeSlots.withPermit {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(DecodedImage, Duration), any Error>) in
+                queue.async {
+                    let start = ContinuousClock.now
+                    continuation.resume(with: Result { (try Self.checked(thumbnailer.thumbnail(data, fitting: box)), ContinuousClock.now - start) })
+                }
             }
         }
-        timings.decode = ContinuousClock.now - start
+        timings.decode = took
+        timings.decodedBytes = data.count
         return image
     }
 

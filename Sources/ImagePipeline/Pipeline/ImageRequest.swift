@@ -44,8 +44,13 @@ public struct ImageResponse: Sendable {
     /// nanoseconds, and the two clock reads that would time it cost a sixth of that. Time
     /// the call itself where a hit's latency matters (live replay does).
     public struct Timings: Sendable {
+        /// The disk tier's lookups that found the image (its queue's hop included).
+        public var read: Duration?
         public var fetch: Duration?
+        /// The thumbnail's making once it had a place on the decode queue (not the wait for one).
         public var decode: Duration?
+        /// The encoded bytes that decode read, for a calibration of decode costs (`DeviceCosts`).
+        public var decodedBytes: Int?
         public var store: Duration?
         /// From the memory miss to the answer.
         public var total: Duration = .zero

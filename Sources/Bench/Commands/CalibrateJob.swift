@@ -1,0 +1,66 @@
+import CacheSimulation
+import Foundation
+import Workloads
+
+/// `calibrate`: replays traces through the live pipeline on this machine, fits the clock's
+/// decode costs to the thumbnails it made (`DeviceCalibration`), and saves them as a profile
+/// (`DeviceProfile`) that `--device-costs` gives the simulator.
+public struct CalibrateJob: Sendable {
+    public var inputs = TraceInputs()
+    /// How the replays run: their requests, what is in flight, the origin's store.
+    public var options = LiveReplayOptions()
+    /// Where the profile goes.
+    public var output = "device-costs.json"
+
+    public init() {}
+
+    public func validate() throws {
+        try inputs.validate()
+        guard options.network == nil else { throw UsageError("calibrate times the device, not a network: drop --network") }
+    }
+
+    /// Replays every trace, fits, writes the profile; returns it with a table of the fit.
+    public func run(progress: ProgressLine = ProgressLine()) async throws -> (profile: DeviceProfile, table: TextTable) {
+        try OutputFile.refuseOverwriting(output, inputs: inputs.inputPaths)
+        var decodes: [DeviceCalibration.Decode] = [], reads: [DeviceCalibration.Read] = []
+        var names: [String] = []
+        for workload in try inputs.load() {
+            let measured = try await LiveReplay.measured(workload, options: options, progress: progress)
+            decodes += measured.decodes
+            reads += measured.reads
+            names.append(workload.name)
+        }
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        guard let costs = DeviceCalibration.fitted(decodes, reads: reads, width: width) else {
+            throw CalibrationError(decodes: decodes.count)
+        }
+        let error = DeviceCalibration.medianError(of: costs, on: decodes)
+        let profile = DeviceProfile(
+            costs: costs, source: "calibrate on \(ProcessInfo.processInfo.hostName) (\(width) cores), \(options.concurrency) in flight: \(names.joined(separator: ", "))",
+            decodes: decodes.count, medianError: error)
+        try profile.write(to: output)
+        var table = TextTable([
+            ("decodes", .right), ("fixed ms", .right), ("ns per encoded byte", .right), ("ns per decoded byte", .right),
+            ("at once", .right), ("median error", .right), ("was (this machine's default)", .left),
+            ("disk reads", .right), ("read µs per file", .right), ("read ns per byte", .right),
+        ])
+        let was = DeviceCosts.thisMachine
+        table.append([
+            String(decodes.count), String(format: "%.3f", costs.decodeFixedNanoseconds / 1e6),
+            String(format: "%.2f", costs.decodeNanosecondsPerEncodedByte), String(format: "%.2f", costs.decodeNanosecondsPerDecodedByte),
+            String(width), String(format: "%.1f%%", error * 100),
+            String(format: "%.3f ms + %.2f + %.2f ns a byte, %.1f%% off", was.decodeFixedNanoseconds / 1e6, was.decodeNanosecondsPerEncodedByte,
+                   was.decodeNanosecondsPerDecodedByte, DeviceCalibration.medianError(of: was, on: decodes) * 100),
+            String(reads.count), String(format: "%.1f", costs.diskReadNanosecondsPerFile / 1e3), String(format: "%.3f", costs.diskReadNanosecondsPerByte),
+        ])
+        return (profile, table)
+    }
+
+    /// Too few thumbnails were made to fit anything.
+    public struct CalibrationError: Error, CustomStringConvertible {
+        public let decodes: Int
+        public var description: String {
+            "calibrate: the replays made \(decodes) thumbnails; a fit takes at least \(DeviceCalibration.fewestDecodes) (give more requests or another trace)"
+        }
+    }
+}
