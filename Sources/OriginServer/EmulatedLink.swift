@@ -11,6 +11,7 @@ public struct EmulatedLink: Sendable {
     public var roundTrip: Duration
     /// By host name (the `host=` of an image URL): its own round trip.
     public var hostRoundTrips: [String: Duration]
+    /// Infinite: the origin does not pace bodies (the kernel carries the rate).
     public var downlinkBytesPerSecond: Double
     /// What one connection carries at most (under loss); infinite for no cap.
     public var perConnectionBytesPerSecond: Double
@@ -30,7 +31,11 @@ public struct EmulatedLink: Sendable {
 
     /// Bytes a body is written in: about 5 ms of the downlink, so one response's pieces and
     /// another's interleave finely, within 1–64 KB.
-    var pieceBytes: Int { min(max(Int(downlinkBytesPerSecond / 200), 1_024), 65_536) }
+    var pieceBytes: Int { downlinkBytesPerSecond.isFinite ? min(max(Int(downlinkBytesPerSecond / 200), 1_024), 65_536) : 65_536 }
+
+    /// Whether the origin paces bodies at all: an infinite downlink and no cap on a connection
+    /// leave the rate to something else (the kernel's queue).
+    var pacesBodies: Bool { downlinkBytesPerSecond.isFinite || perConnectionBytesPerSecond.isFinite }
 }
 
 /// The emulated link's state while the origin serves: the connections it has seen and when
@@ -80,6 +85,7 @@ final class PacedDownlink: Sendable {
     /// piece already reserved; `previousEnd` is when this body's last piece ended (for the cap
     /// on one connection), updated.
     func transmit(_ bytes: Int, previousEnd: inout ContinuousClock.Instant?) async throws {
+        guard link.pacesBodies else { return }
         let onLink = Duration.seconds(Double(bytes) / link.downlinkBytesPerSecond)
         let own = link.perConnectionBytesPerSecond.isFinite
             ? Duration.seconds(Double(bytes) / link.perConnectionBytesPerSecond) : .zero

@@ -40,6 +40,8 @@ struct ReplayCommand: AsyncParsableCommand {
         discussion: "Requests go back to back. The report sets live's time to image beside the clocked model's, per tier, with MAPE and Spearman's ρ (docs/TIME.md)."))
     var network = "none"
     @Option(help: deviceCostsHelp) var deviceCosts: String?
+    @Option(help: "Who carries --network's downlink live: origin (its pacing, anywhere) or kernel (tbf in a network namespace; root).")
+    var shaping = LinkShaping.Method.origin
     @Option(help: "Replay a pipeline file (docs/PIPELINES.md) instead of the cache options; a field live cannot take is refused by name.")
     var pipeline: String?
     @OptionGroup var output: OutputOptions
@@ -68,6 +70,7 @@ struct ReplayCommand: AsyncParsableCommand {
         job.settings.device = device
         job.settings.network = network
         job.settings.deviceCosts = deviceCosts
+        job.options.shaping = shaping
         job.options.speed = speed
         job.options.concurrency = concurrency
         job.options.sessionLimit = sessions
@@ -87,3 +90,4 @@ struct ReplayCommand: AsyncParsableCommand {
 }
 
 extension LiveReplayOptions.CancellationTiming: ExpressibleByArgument {}
+extension LinkShaping.Method: ExpressibleByArgument {}

@@ -64,6 +64,26 @@ struct LiveCommandsTests {
         #expect(h2.status == 2 && h2.stderr.contains("the live replay speaks HTTP/1.1"), "\(h2.stderr)")
     }
 
+    @Test("replay --shaping kernel: the replay runs again in a network namespace whose loopback tbf carries the downlink, and agrees as the paced one does",
+          .enabled(if: getuid() == 0, "a network namespace needs root"))
+    func replayKernelShaped() async throws {
+        let store = BenchProcess.temporaryFile("store").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let output = try await BenchProcess.run([
+            "replay", trace, "--store", store, "--json", "--no-files", "--require-agreement", "--concurrency", "4",
+            "--network", "rtt=20,down=8mbit", "--shaping", "kernel",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(try BenchCommandsTests.json(output).replays.first)
+        let time = try #require(report.timeToImage)
+        #expect(time.method.contains("tbf") && time.method.contains("8287293 bit/s"), "\(time.method)")
+        let origin = try #require(time.rows.first { $0.tier == "origin" })
+        #expect(origin.live.count > 0 && origin.live.p50 >= 20)
+        let unshaped = try await BenchProcess.run(["replay", trace, "--store", store, "--no-files", "--shaping", "kernel"])
+        #expect(unshaped.status == 2 && unshaped.stderr.contains("--shaping kernel shapes a --network"), "\(unshaped.stderr)")
+    }
+
     @Test("calibrate fits this machine's decodes and writes a profile; simulate and replay take it with --device-costs, and refuse a bad one")
     func calibrate() async throws {
         let store = BenchProcess.temporaryFile("store").path

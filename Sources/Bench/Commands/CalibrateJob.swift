@@ -16,6 +16,7 @@ public struct CalibrateJob: Sendable {
 
     public func validate() throws {
         try inputs.validate()
+        guard (1...10_000).contains(options.concurrency) else { throw UsageError("--concurrency must be from 1 to 10000, not \(options.concurrency)") }
         guard options.network == nil else { throw UsageError("calibrate times the device, not a network: drop --network") }
     }
 

@@ -47,6 +47,7 @@ public struct ReplayJob: Sendable {
         if options.device != nil, options.concurrency != 1 {
             throw UsageError("--device replays one request at a time: add --concurrency 1")
         }
+        if options.shaping == .kernel, options.network == nil { throw UsageError("--shaping kernel shapes a --network; give one") }
         if options.network != nil, options.speed != 0 {
             throw UsageError("--network times the model back to back, as --speed 0 sends requests: drop --speed")
         }
@@ -54,9 +55,13 @@ public struct ReplayJob: Sendable {
 
     /// Replays every trace and shows the runs on `output`; fails when agreement is required and missing.
     public func run(output: ResultsOutput) async throws {
+        let options = try replayOptions()
+        if options.shaping == .kernel, let network = options.network, !KernelShaping.isInside {
+            // This replay runs again inside a shaped network namespace, which writes the results.
+            return try KernelShaping.runInside(network)
+        }
         let paths = inputs.inputPaths + (pipeline.map { [$0] } ?? [])
         try output.claim(inputs: paths)
-        let options = try replayOptions()
         for file in [options.observedOrderPath, options.answersPath].compactMap({ $0 }) {
             try OutputFile.refuseOverwriting(file, inputs: paths)
         }

@@ -29,7 +29,7 @@ public enum LiveReplay {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let trace = workload.simulationTrace(strategy: options.keyStrategy)
-        let shaping = try options.network.map { try LinkShaping(network: $0, hosts: trace.hostNames) }
+        let shaping = try options.network.map { try LinkShaping(network: $0, hosts: trace.hostNames, method: options.shaping) }
         return try await withLoopbackOrigin(
             store: options.originStore, latency: latency,
             connectionsPerHost: shaping?.connectionsPerHost ?? max(options.concurrency, 8), shaping: shaping

@@ -38,7 +38,7 @@ extension LiveReplay.Driver {
         let requests = workload.requests.count
         let timeToImage = shaping.map {
             TimeAgreement(
-                network: $0.network.description, method: LinkShaping.method, live: measured.times, liveAnswers: measured.answers,
+                network: $0.network.description, method: $0.description, live: measured.times, liveAnswers: measured.answers,
                 simulated: answered.times, simulatedAnswers: answered.answers)
         }
         let origin = self.origin.statistics, fetched = fetcher.http.statistics

@@ -55,6 +55,9 @@ public struct LiveReplayOptions: Sendable {
     /// model the report sets beside live keeps a clock on it, its requests back to back as
     /// `speed` 0 sends them; the report sets their times side by side (`TimeAgreement`).
     public var network: NetworkProfile?
+    /// Who carries the network's downlink live: the origin's pacing, or the kernel's `tbf` in a
+    /// network namespace (`LinkShaping.Method`; the replay must run inside one, `KernelShaping`).
+    public var shaping = LinkShaping.Method.origin
     /// What decodes and disk reads take in the model on a network (`calibrate`'s profile, `--device-costs`).
     public var deviceCosts = DeviceCosts.thisMachine
 

@@ -15,7 +15,8 @@ public enum DeviceCalibration {
         }
     }
 
-    /// One disk hit the live pipeline read, and how long the read took.
+    /// One disk hit the live pipeline answered, and how long it took besides its decode (the
+    /// lookups, the hops between the pipeline's queues, the store): the model's disk read.
     public struct Read: Sendable, Hashable {
         public var bytes: Int
         public var nanoseconds: Double

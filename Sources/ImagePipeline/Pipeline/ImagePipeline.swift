@@ -237,7 +237,6 @@ public final class ImagePipeline: Sendable {
         var timings = ImageResponse.Timings()
         if let disk = diskCache, !plan.diskLookups.isEmpty {
             let plan = plan
-            let readStart = ContinuousClock.now
             let found = await onDiskQueue {
                 plan.firstDiskHit { kind in
                     disk.data(for: kind == .thumbnail ? keys.diskThumbnail : keys.original) {
@@ -246,7 +245,6 @@ public final class ImagePipeline: Sendable {
                 }
             }
             if let (kind, data) = found {
-                timings.read = ContinuousClock.now - readStart
                 let image = try await decode(data, request, &timings)
                 await store(image, from: TierPlan.Source(disk: kind), keys, generation: generation, decisions, &timings)
                 return Produced(image: image, source: .disk, timings: timings)

@@ -44,8 +44,6 @@ public struct ImageResponse: Sendable {
     /// nanoseconds, and the two clock reads that would time it cost a sixth of that. Time
     /// the call itself where a hit's latency matters (live replay does).
     public struct Timings: Sendable {
-        /// The disk tier's lookups that found the image (its queue's hop included).
-        public var read: Duration?
         public var fetch: Duration?
         /// The thumbnail's making once it had a place on the decode queue (not the wait for one).
         public var decode: Duration?
