@@ -237,6 +237,25 @@ struct RequestClockTests {
         #expect(CacheSimulator.answers(trace, plain).times == one.times)
     }
 
+    @Test("a decode's time grows with its source's pixels by the device's cost per source pixel, from the origin and from a stored original")
+    func sourcePixels() throws {
+        var trace = DetailedSimulationTests.emptyTrace(keys: 2)
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 0, detail: .init(diskKey: 0, sourcePixels: 2_000_000, content: 0, url: 0))
+        trace.appendReset(newDevice: false)
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 10_000_000_000, detail: .init(diskKey: 0, sourcePixels: 2_000_000, content: 0, url: 0))
+        func times(perPixel: Double) -> [UInt32] {
+            var configuration = SimulationConfiguration(
+                limits: unitLimits(1 << 30), policy: .lru, disk: .init(byteLimit: 1 << 30), network: Self.network)
+            configuration.deviceCosts.decodeNanosecondsPerSourcePixel = perPixel
+            return CacheSimulator.answers(trace, configuration).times
+        }
+        let without = times(perPixel: 0), with = times(perPixel: 5)
+        #expect(CacheSimulator.answers(trace, SimulationConfiguration(
+            limits: unitLimits(1 << 30), policy: .lru, disk: .init(byteLimit: 1 << 30), network: Self.network)).answers == [.origin, .disk])
+        // 2 MP at 5 ns a pixel: 10 ms more, each way.
+        #expect(with.count == 2 && zip(with, without).allSatisfy { Int($0) - Int($1) == 10_000 }, "\(with) against \(without)")
+    }
+
     @Test("a cancelled request has no time to image; the others keep theirs")
     func untimed() throws {
         var trace = DetailedSimulationTests.emptyTrace(keys: 2)

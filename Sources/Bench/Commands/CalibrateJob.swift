@@ -42,14 +42,14 @@ public struct CalibrateJob: Sendable {
         try profile.write(to: output)
         var table = TextTable([
             ("decodes", .right), ("fixed ms", .right), ("ns per encoded byte", .right), ("ns per decoded byte", .right),
-            ("at once", .right), ("median error", .right), ("was (this machine's default)", .left),
+            ("ns per source pixel", .right), ("at once", .right), ("median error", .right), ("was (this machine's default)", .left),
             ("disk reads", .right), ("read µs per file", .right), ("read ns per byte", .right),
         ])
         let was = DeviceCosts.thisMachine
         table.append([
             String(decodes.count), String(format: "%.3f", costs.decodeFixedNanoseconds / 1e6),
             String(format: "%.2f", costs.decodeNanosecondsPerEncodedByte), String(format: "%.2f", costs.decodeNanosecondsPerDecodedByte),
-            String(width), String(format: "%.1f%%", error * 100),
+            String(format: "%.2f", costs.decodeNanosecondsPerSourcePixel), String(width), String(format: "%.1f%%", error * 100),
             String(format: "%.3f ms + %.2f + %.2f ns a byte, %.1f%% off", was.decodeFixedNanoseconds / 1e6, was.decodeNanosecondsPerEncodedByte,
                    was.decodeNanosecondsPerDecodedByte, DeviceCalibration.medianError(of: was, on: decodes) * 100),
             String(reads.count), String(format: "%.1f", costs.diskReadNanosecondsPerFile / 1e3), String(format: "%.3f", costs.diskReadNanosecondsPerByte),

@@ -34,9 +34,10 @@ struct ReplayMeasurements {
             times[position] = UInt32(min(elapsed, UInt64(TimeToImage.untimed - 1)))
             if let decode = response.timings.decode { self.decode.record(UInt64(max(decode.seconds * 1e6, 1))) }
             // A join carries its flight's timings: counted once, by the request that decoded.
-            if response.source == .disk || response.source == .origin, let took = response.timings.decode,
-               let bytes = response.timings.decodedBytes {
-                decodes.append(.init(encodedBytes: bytes, decodedBytes: response.cost, nanoseconds: took.seconds * 1e9))
+            if response.source == .disk || response.source == .origin, let took = response.timings.decode {
+                let source = response.image.source, bytes = source.byteCount
+                decodes.append(.init(
+                    encodedBytes: bytes, decodedBytes: response.cost, sourcePixels: source.width * source.height, nanoseconds: took.seconds * 1e9))
                 // A disk hit's time besides its decode: the lookups, the queues' hops, the store.
                 if response.source == .disk { reads.append(.init(bytes: bytes, nanoseconds: (response.timings.total - took).seconds * 1e9)) }
             }

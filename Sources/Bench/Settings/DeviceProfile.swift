@@ -39,6 +39,7 @@ public struct DeviceProfile: Codable, Sendable, Equatable {
         let figures = [
             ("decodeFixedNanoseconds", costs.decodeFixedNanoseconds), ("decodeNanosecondsPerEncodedByte", costs.decodeNanosecondsPerEncodedByte),
             ("decodeNanosecondsPerDecodedByte", costs.decodeNanosecondsPerDecodedByte),
+            ("decodeNanosecondsPerSourcePixel", costs.decodeNanosecondsPerSourcePixel),
             ("diskReadNanosecondsPerFile", costs.diskReadNanosecondsPerFile), ("diskReadNanosecondsPerByte", costs.diskReadNanosecondsPerByte),
         ]
         if let (name, value) = figures.first(where: { !$0.1.isFinite || $0.1 < 0 || $0.1 > 1e12 }) {

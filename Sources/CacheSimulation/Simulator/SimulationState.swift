@@ -149,10 +149,12 @@ struct SimulationState<Policy: EvictionPolicy> {
         if clock != nil {
             switch source {
             case .origin:
-                let shared = clock!.download(landing, original: originalKey, host: trace.hosts[index], bytes: size, storesOriginal: storesOriginal)
+                let shared = clock!.download(
+                    landing, original: originalKey, host: trace.hosts[index], bytes: size, pixels: trace.sourcePixels[index], storesOriginal: storesOriginal)
                 if shared { accounting.sharedDownloads += 1 }
-            case .diskThumbnail: clock!.read(landing, bytes: trace.thumbnailSizes[index])
-            case .diskOriginal: clock!.read(landing, bytes: trace.originalDiskSizes[index])
+            // A stored thumbnail is decoded at its own size, an original over its whole picture.
+            case .diskThumbnail: clock!.read(landing, bytes: trace.thumbnailSizes[index], pixels: landing.cost / 4)
+            case .diskOriginal: clock!.read(landing, bytes: trace.originalDiskSizes[index], pixels: trace.sourcePixels[index])
             }
             return
         }

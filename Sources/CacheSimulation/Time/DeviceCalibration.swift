@@ -1,16 +1,20 @@
 /// Device costs fitted to a live pipeline's own timings (`calibrate`, `replay`): the linear models
-/// of `DeviceCosts` (a decode: a fixed part, a part per encoded byte read, a part per decoded
-/// byte made; a disk read: a part per file and one per byte) with no part negative.
+/// of `DeviceCosts` (a decode: a fixed part, a part per encoded byte read, one per decoded byte
+/// made, one per pixel of the source; a disk read: a part per file and one per byte) with no
+/// part negative.
 public enum DeviceCalibration {
     /// One thumbnail the live pipeline made, and how long the making took.
     public struct Decode: Sendable, Hashable {
         public var encodedBytes: Int
         public var decodedBytes: Int
+        /// The source picture's width × height.
+        public var sourcePixels: Int
         public var nanoseconds: Double
 
-        public init(encodedBytes: Int, decodedBytes: Int, nanoseconds: Double) {
+        public init(encodedBytes: Int, decodedBytes: Int, sourcePixels: Int = 0, nanoseconds: Double) {
             self.encodedBytes = encodedBytes
             self.decodedBytes = decodedBytes
+            self.sourcePixels = sourcePixels
             self.nanoseconds = nanoseconds
         }
     }
@@ -36,12 +40,14 @@ public enum DeviceCalibration {
     public static func fitted(_ decodes: [Decode], reads: [Read] = [], width: Int, base: DeviceCosts = .thisMachine) -> DeviceCosts? {
         let decodes = decodes.filter { $0.nanoseconds > 0 }
         guard decodes.count >= fewestDecodes,
-              let decode = nonNegativeFit(decodes.map { [1, Double($0.encodedBytes) / 1e6, Double($0.decodedBytes) / 1e6] }, decodes.map(\.nanoseconds))
+              let decode = nonNegativeFit(
+                decodes.map { [1, Double($0.encodedBytes) / 1e6, Double($0.decodedBytes) / 1e6, Double($0.sourcePixels) / 1e6] }, decodes.map(\.nanoseconds))
         else { return nil }
         var costs = base
         costs.decodeFixedNanoseconds = decode[0]
         costs.decodeNanosecondsPerEncodedByte = decode[1] / 1e6
         costs.decodeNanosecondsPerDecodedByte = decode[2] / 1e6
+        costs.decodeNanosecondsPerSourcePixel = decode[3] / 1e6
         costs.decodeWidth = max(width, 1)
         let reads = reads.filter { $0.nanoseconds > 0 }
         if reads.count >= fewestDecodes, let read = nonNegativeFit(reads.map { [1, Double($0.bytes) / 1e6] }, reads.map(\.nanoseconds)) {
@@ -82,7 +88,8 @@ public enum DeviceCalibration {
     /// The median of |modelled − measured| / measured over `decodes`, a fraction: how well `costs` describe them.
     public static func medianError(of costs: DeviceCosts, on decodes: [Decode]) -> Double {
         Statistics.median(decodes.filter { $0.nanoseconds > 0 }.map {
-            abs(Double(costs.decodeNanoseconds(encodedBytes: $0.encodedBytes, decodedBytes: $0.decodedBytes)) - $0.nanoseconds) / $0.nanoseconds
+            abs(Double(costs.decodeNanoseconds(encodedBytes: $0.encodedBytes, decodedBytes: $0.decodedBytes, sourcePixels: $0.sourcePixels))
+                - $0.nanoseconds) / $0.nanoseconds
         })
     }
 

@@ -9,6 +9,10 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     public var decodeNanosecondsPerEncodedByte: Double
     /// Per decoded thumbnail byte (its cost): the pixels made and resized.
     public var decodeNanosecondsPerDecodedByte: Double
+    /// Per pixel of the source picture: what a decoder does over the whole picture (a PNG is
+    /// inflated and unfiltered whole; a JPEG shrinks on load, so its share is smaller). 0 in the
+    /// defaults; `calibrate` fits it.
+    public var decodeNanosecondsPerSourcePixel: Double
     /// Thumbnails made at once (the pipeline's decode queue).
     public var decodeWidth: Int
     /// A disk read: the index, the open, the checksum.
@@ -17,12 +21,13 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
 
     public init(
         decodeFixedNanoseconds: Double = 800_000, decodeNanosecondsPerEncodedByte: Double = 10,
-        decodeNanosecondsPerDecodedByte: Double = 10.7, decodeWidth: Int = 2,
+        decodeNanosecondsPerDecodedByte: Double = 10.7, decodeNanosecondsPerSourcePixel: Double = 0, decodeWidth: Int = 2,
         diskReadNanosecondsPerFile: Double = 5_000, diskReadNanosecondsPerByte: Double = 0.1
     ) {
         self.decodeFixedNanoseconds = decodeFixedNanoseconds
         self.decodeNanosecondsPerEncodedByte = decodeNanosecondsPerEncodedByte
         self.decodeNanosecondsPerDecodedByte = decodeNanosecondsPerDecodedByte
+        self.decodeNanosecondsPerSourcePixel = decodeNanosecondsPerSourcePixel
         self.decodeWidth = decodeWidth
         self.diskReadNanosecondsPerFile = diskReadNanosecondsPerFile
         self.diskReadNanosecondsPerByte = diskReadNanosecondsPerByte
@@ -31,9 +36,9 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     /// This machine's figures (2-core VM), said as such wherever they are used.
     public static let thisMachine = DeviceCosts()
 
-    func decodeNanoseconds(encodedBytes: Int, decodedBytes: Int) -> UInt64 {
+    func decodeNanoseconds(encodedBytes: Int, decodedBytes: Int, sourcePixels: Int = 0) -> UInt64 {
         UInt64(decodeFixedNanoseconds + decodeNanosecondsPerEncodedByte * Double(encodedBytes)
-               + decodeNanosecondsPerDecodedByte * Double(decodedBytes))
+               + decodeNanosecondsPerDecodedByte * Double(decodedBytes) + decodeNanosecondsPerSourcePixel * Double(sourcePixels))
     }
 
     func diskReadNanoseconds(bytes: Int) -> UInt64 {

@@ -292,7 +292,6 @@ public final class ImagePipeline: Sendable {
             }
         }
         timings.decode = took
-        timings.decodedBytes = data.count
         return image
     }
 

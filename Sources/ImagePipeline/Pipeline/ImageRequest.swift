@@ -47,8 +47,6 @@ public struct ImageResponse: Sendable {
         public var fetch: Duration?
         /// The thumbnail's making once it had a place on the decode queue (not the wait for one).
         public var decode: Duration?
-        /// The encoded bytes that decode read, for a calibration of decode costs (`DeviceCosts`).
-        public var decodedBytes: Int?
         public var store: Duration?
         /// From the memory miss to the answer.
         public var total: Duration = .zero
