@@ -77,7 +77,7 @@ struct LiveCommandsTests {
         #expect(output.status == 0, "\(output.stderr)")
         let report = try #require(try BenchCommandsTests.json(output).replays.first)
         let time = try #require(report.timeToImage)
-        #expect(time.method.contains("tbf") && time.method.contains("8287293 bit/s"), "\(time.method)")
+        #expect(time.method.contains("tbf") && time.method.contains("8546961 bit/s"), "\(time.method)")
         let origin = try #require(time.rows.first { $0.tier == "origin" })
         #expect(origin.live.count > 0 && origin.live.p50 >= 20)
         let unshaped = try await BenchProcess.run(["replay", trace, "--store", store, "--no-files", "--shaping", "kernel"])

@@ -48,8 +48,11 @@ public struct LinkShaping: Sendable {
 }
 
 /// `.kernel` shaping: the replay runs again inside a new network namespace whose loopback has
-/// 1,500-byte packets and a token bucket at the profile's downlink, the payload's share of each
-/// packet (1,448 of 1,500 bytes) counted in.
+/// 1,500-byte packets and a token bucket at the profile's downlink. The bucket counts whole
+/// frames both ways on the one loopback, so its rate carries the payload's share: 1,448 bytes of
+/// a 1,514-byte frame, and an ACK of 66 for every two. Its burst is a packet, or 2 ms of the
+/// rate where that is more (with less, the qdisc's timer loses rate): a bucket that fills while
+/// a connection waits for its round trip would pass a small picture at once.
 enum KernelShaping {
     /// Set in the replay that runs inside the namespace.
     static let marker = "IMAGECACHE_BENCH_SHAPED_NAMESPACE"
@@ -59,7 +62,7 @@ enum KernelShaping {
 
     /// The token bucket's rate, in bits a second of whole packets.
     static func rate(_ network: NetworkProfile) -> Int {
-        Int((network.downlinkBitsPerSecond * 1_500 / 1_448).rounded())
+        Int((network.downlinkBitsPerSecond * (2 * 1_514 + 66) / (2 * 1_448)).rounded())
     }
 
     /// Runs this command again, with the same arguments, inside a new network namespace shaped
@@ -70,7 +73,7 @@ enum KernelShaping {
         for tool in ["unshare", "ip", "tc"] where !Self.onPath(tool) {
             throw UsageError("--shaping kernel needs \(tool) (util-linux, iproute2), which is not on PATH; use --shaping origin")
         }
-        let burst = max(16_384, rate(network) / 8 / 100)  // 10 ms of the rate, at least a few packets
+        let burst = max(1_600, rate(network) / 8 / 500)
         let setup = "ip link set lo up mtu 1500 && tc qdisc add dev lo root tbf rate \(rate(network))bit burst \(burst) latency 30s && exec \"$0\" \"$@\""
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
