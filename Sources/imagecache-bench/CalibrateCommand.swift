@@ -4,7 +4,8 @@ import Bench
 struct CalibrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
-        abstract: "Measure this machine's decode and disk read costs from the live pipeline's own work, and save them for --device-costs.")
+        abstract: "Measure this machine's decode and disk read costs from the live pipeline's own work, and save them for --device-costs.",
+        discussion: "Replays the first \(CalibrateJob.defaultRequests) requests of each trace unless --requests says otherwise.")
     @OptionGroup var workloads: WorkloadOptions
     @Option(parsing: .unconditional, help: "Requests in flight at most while measuring (1 to 10000).") var concurrency = 4
     @Option(help: "Directory where the origin keeps synthesised images.") var store = Recording.defaultStore

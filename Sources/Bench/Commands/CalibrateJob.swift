@@ -11,6 +11,9 @@ public struct CalibrateJob: Sendable {
     public var options = LiveReplayOptions()
     /// Where the profile goes.
     public var output = "device-costs.json"
+    /// The requests of each trace replayed when `--requests` names none: enough thumbnails of
+    /// every kind a trace has, in minutes, where a whole dataset replays for an hour or more.
+    public static let defaultRequests = 1_500
 
     public init() {}
 
@@ -25,6 +28,8 @@ public struct CalibrateJob: Sendable {
         try OutputFile.refuseOverwriting(output, inputs: inputs.inputPaths)
         var decodes: [DeviceCalibration.Decode] = [], reads: [DeviceCalibration.Read] = []
         var names: [String] = []
+        var inputs = inputs
+        inputs.requests = inputs.requests ?? Self.defaultRequests
         for workload in try inputs.load() {
             let measured = try await LiveReplay.measured(workload, options: options, progress: progress)
             decodes += measured.decodes
