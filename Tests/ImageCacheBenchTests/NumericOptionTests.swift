@@ -30,7 +30,7 @@ struct NumericOptionTests {
         case ["record"]: ["--app", "vanilladin", "-o", inputs.output]
         case ["import", "har"]: [inputs.har, "-o", inputs.output]
         case ["import", "api"]: [inputs.har, "-o", inputs.output]
-        case ["export"]: [inputs.trace, "-o", inputs.output]
+        case ["export"], ["calibrate"]: [inputs.trace, "-o", inputs.output]
         case ["synth-trace"]: ["-o", inputs.output]
         case ["thumbnail"]: [inputs.image]
         case ["synth"]: ["-o", inputs.output]

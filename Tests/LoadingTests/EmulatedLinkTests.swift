@@ -12,6 +12,13 @@ struct EmulatedLinkTests {
     /// 40 ms round trips, 200 KB a second.
     static let link = EmulatedLink(roundTrip: .milliseconds(40), hostRoundTrips: ["far": .milliseconds(120)], downlinkBytesPerSecond: 200_000)
 
+    /// The suite's generous timeouts: on two cores under the whole suite, a body's pieces can wait.
+    static func fetcher(connectionsPerHost: Int) -> HTTPImageFetcher.Configuration {
+        var configuration = HTTPImageFetcher.Configuration.loopbackUnderLoad
+        configuration.connectionsPerHost = connectionsPerHost
+        return configuration
+    }
+
     static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
         let start = ContinuousClock.now
         try await body()
@@ -21,7 +28,7 @@ struct EmulatedLinkTests {
     @Test("a new connection waits three round trips and its bytes; the next on it, one round trip and its bytes; a host of its own, its own round trip")
     func roundTrips() async throws {
         let origin = try await OriginServer.start(.init(link: Self.link, listeners: 2))
-        let fetcher = HTTPImageFetcher(.init(connectionsPerHost: 1))
+        let fetcher = HTTPImageFetcher(Self.fetcher(connectionsPerHost: 1))
         let image = ImageDescriptor(contentID: 3, width: 400, height: 300, format: .jpeg)
         try await origin.prepare([image])
         var bytes = 0
@@ -56,7 +63,7 @@ struct EmulatedLinkTests {
     @Test("bodies in flight together share the one downlink")
     func sharedDownlink() async throws {
         let origin = try await OriginServer.start(.init(link: Self.link))
-        let fetcher = HTTPImageFetcher(.init(connectionsPerHost: 4))
+        let fetcher = HTTPImageFetcher(Self.fetcher(connectionsPerHost: 4))
         let images = (1...3).map { ImageDescriptor(contentID: UInt64($0), width: 400, height: 300, format: .jpeg) }
         try await origin.prepare(images)
         var total = 0
