@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ImagePipeline
 
 /// A phone's network, emulated by the origin pacing its own responses: where the kernel has
 /// no delay queue (`netem`), delay has to come from the origin. Each response waits for its
@@ -42,7 +42,8 @@ public struct EmulatedLink: Sendable {
 /// the downlink is next free.
 final class PacedDownlink: Sendable {
     let link: EmulatedLink
-    private let state = Mutex(State())
+    /// `Locked`, not a bare `Mutex`: ThreadSanitizer sees its edges (ARCHITECTURE, Conventions).
+    private let state = Locked(State())
     /// A body's next piece may start this much before now, so the pacing task's wake-up lag
     /// does not slow a response that has the link to itself.
     private static let slack = Duration.milliseconds(5)
