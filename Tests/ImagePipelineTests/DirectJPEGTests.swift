@@ -70,6 +70,24 @@ struct DirectJPEGTests {
         }
     }
 
+    @Test("the decode work the simulator charges names the same path: libjpeg alone exactly where DirectJPEG decodes a plain JPEG")
+    func decodeWorkNamesThePath() throws {
+        let boxes = [Self.box, ThumbnailRequest(width: 300, height: 250), ThumbnailRequest(width: 100, height: 100),
+                     ThumbnailRequest(width: 1000, height: 1000, allowsUpscaling: true), ThumbnailRequest(width: 0, height: 200)]
+        var direct = 0
+        for (width, height) in [(85, 125), (300, 200), (720, 720), (721, 300), (200, 300)] {
+            let data = try jpeg(width, height, quality: 85, progressive: false)
+            for box in boxes {
+                let decoded = withBytes(data) { DirectJPEG.decode($0, fitting: box, limits: DecodingLimits()) } != nil
+                let work = box.decodeWork(width: width, height: height, format: .jpeg)
+                #expect(work.throughLibvips == !decoded, "\(width)×\(height) in \(box)")
+                if decoded { direct += 1; #expect(work.resizedPixels == 0 && work.loadedPixels == width * height) }
+            }
+        }
+        // Four shapes fit the 720-pixel box either way round; the cover also fits 300×250 and a 200-pixel height.
+        #expect(direct == 6)
+    }
+
     /// What libvips' JPEG loader makes of `data`, rendered by its own sink.
     private func libvipsLoad(_ data: Data) throws -> Data {
         try withBytes(data) { (bytes: UnsafeRawBufferPointer) throws(VipsFailure) in

@@ -74,6 +74,11 @@ struct PipelineOverHTTPTests {
         harness.pipeline.memoryCache.removeAll()
         let fromDisk = try await harness.pipeline.image(for: request)
         #expect(fromDisk.source == .disk)
+        // Each making is timed apart from its wait for a decode permit, both inside the whole.
+        for answer in [first, fromDisk] {
+            let wait = try #require(answer.timings.decodeWait), decode = try #require(answer.timings.decode)
+            #expect(wait >= .zero && wait + decode <= answer.timings.total)
+        }
         #expect(fromDisk.image.pixels == first.image.pixels)
         #expect(harness.origin.statistics.requests == 1)
         let stats = harness.pipeline.statistics

@@ -25,8 +25,8 @@ struct ReplayMeasurements {
         times = Array(repeating: TimeToImage.untimed, count: requests)
     }
 
-    /// Records request `position`'s outcome, `elapsed` microseconds after it was asked for.
-    mutating func record(_ outcome: Result<ImageResponse, any Error>, position: Int, elapsed: UInt64) {
+    /// Records request `position`'s outcome, `elapsed` microseconds after it was asked for a thumbnail fitting `box`.
+    mutating func record(_ outcome: Result<ImageResponse, any Error>, box: ThumbnailRequest, position: Int, elapsed: UInt64) {
         finished += 1
         switch outcome {
         case .success(let response):
@@ -37,9 +37,14 @@ struct ReplayMeasurements {
             if response.source == .disk || response.source == .origin, let took = response.timings.decode {
                 let source = response.image.source, bytes = source.byteCount
                 decodes.append(.init(
-                    encodedBytes: bytes, decodedBytes: response.cost, sourcePixels: source.width * source.height, nanoseconds: took.seconds * 1e9))
-                // A disk hit's time besides its decode: the lookups, the queues' hops, the store.
-                if response.source == .disk { reads.append(.init(bytes: bytes, nanoseconds: (response.timings.total - took).seconds * 1e9)) }
+                    encodedBytes: bytes, decodedBytes: response.cost,
+                    work: box.decodeWork(width: source.width, height: source.height, format: source.format), nanoseconds: took.seconds * 1e9))
+                // A disk hit's time besides its decode and the wait for it (the clock's decode
+                // queue has its own): the lookups, the queues' hops, the store.
+                if response.source == .disk {
+                    let besides = response.timings.total - took - (response.timings.decodeWait ?? .zero)
+                    reads.append(.init(bytes: bytes, nanoseconds: besides.seconds * 1e9))
+                }
             }
             answers[position] = switch response.source {
             case .memory: .memory

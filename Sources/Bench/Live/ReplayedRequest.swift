@@ -34,7 +34,7 @@ enum ReplayedRequest {
             outcome = await race(request, on: pipeline, against: delay)
         }
         let elapsed = UInt64(max((ContinuousClock.now - started).seconds * 1e6, 1))
-        measurements.withLock { $0.record(outcome, position: position, elapsed: elapsed) }
+        measurements.withLock { $0.record(outcome, box: request.processing.request, position: position, elapsed: elapsed) }
         guard case .success(let response) = outcome, response.source == .disk || response.source == .origin else { return nil }
         return response.cost
     }

@@ -37,9 +37,11 @@ public struct DeviceProfile: Codable, Sendable, Equatable {
         }
         let costs = profile.costs
         let figures = [
-            ("decodeFixedNanoseconds", costs.decodeFixedNanoseconds), ("decodeNanosecondsPerEncodedByte", costs.decodeNanosecondsPerEncodedByte),
+            ("decodeFixedNanoseconds", costs.decodeFixedNanoseconds), ("decodeLibvipsFixedNanoseconds", costs.decodeLibvipsFixedNanoseconds),
+            ("decodeNanosecondsPerEncodedByte", costs.decodeNanosecondsPerEncodedByte),
             ("decodeNanosecondsPerDecodedByte", costs.decodeNanosecondsPerDecodedByte),
-            ("decodeNanosecondsPerSourcePixel", costs.decodeNanosecondsPerSourcePixel),
+            ("decodeNanosecondsPerLoadedPixel", costs.decodeNanosecondsPerLoadedPixel),
+            ("decodeNanosecondsPerResizedPixel", costs.decodeNanosecondsPerResizedPixel),
             ("diskReadNanosecondsPerFile", costs.diskReadNanosecondsPerFile), ("diskReadNanosecondsPerByte", costs.diskReadNanosecondsPerByte),
         ]
         if let (name, value) = figures.first(where: { !$0.1.isFinite || $0.1 < 0 || $0.1 > 1e12 }) {

@@ -198,6 +198,11 @@ public struct RecordedWorkload: Sendable {
             fitting: boxes[Int(request.box)])
     }
 
+    /// What the decoder does to make a request's thumbnail from its original, by the pipeline's rule.
+    public func decodeWork(of request: Request) -> DecodeWork {
+        boxes[Int(request.box)].decodeWork(width: Int(request.width), height: Int(request.height), format: request.format)
+    }
+
     /// The whole picture at its own size, as an app that keeps or re-encodes originals holds it.
     func wholeImageCost(of request: Request) -> ThumbnailCost {
         ThumbnailCost(

@@ -107,7 +107,7 @@ extension RecordedWorkload {
                     diskKey: diskKey(url: request.url), diskThumbnailKey: thumbnailKey(url: request.url, box: request.box),
                     thumbnailBytes: thumbnail.estimatedEncodedBytes(as: thumbnailFormat),
                     originalDiskBytes: originalDiskFormat.map { wholeImageCost(of: request).estimatedEncodedBytes(as: $0) },
-                    sourcePixels: Int(request.width) * Int(request.height), content: request.content, url: request.url, host: hostOfURL[Int(request.url)], outcome: outcome))
+                    decodeWork: decodeWork(of: request), content: request.content, url: request.url, host: hostOfURL[Int(request.url)], outcome: outcome))
         }
         while nextEvent < events.count {
             append(events[nextEvent], to: &trace, memoryKeysOfURL: memoryKeysOfURL, diskKeysOfURL: diskKeysOfURL)

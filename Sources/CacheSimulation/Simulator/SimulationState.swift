@@ -150,11 +150,13 @@ struct SimulationState<Policy: EvictionPolicy> {
             switch source {
             case .origin:
                 let shared = clock!.download(
-                    landing, original: originalKey, host: trace.hosts[index], bytes: size, pixels: trace.sourcePixels[index], storesOriginal: storesOriginal)
+                    landing, original: originalKey, host: trace.hosts[index], bytes: size, work: trace.decodeWork[index], storesOriginal: storesOriginal)
                 if shared { accounting.sharedDownloads += 1 }
-            // A stored thumbnail is decoded at its own size, an original over its whole picture.
-            case .diskThumbnail: clock!.read(landing, bytes: trace.thumbnailSizes[index], pixels: landing.cost / 4)
-            case .diskOriginal: clock!.read(landing, bytes: trace.originalDiskSizes[index], pixels: trace.sourcePixels[index])
+            // A stored thumbnail fits its box as it is (libjpeg alone, in the default format); an
+            // original is made into one again.
+            case .diskThumbnail:
+                clock!.read(landing, bytes: trace.thumbnailSizes[index], work: DecodeWork(loadedPixels: landing.cost / 3, resizedPixels: 0, throughLibvips: false))
+            case .diskOriginal: clock!.read(landing, bytes: trace.originalDiskSizes[index], work: trace.decodeWork[index])
             }
             return
         }

@@ -1,26 +1,28 @@
+import ImagePipeline
+
 /// Device costs fitted to a live pipeline's own timings (`calibrate`, `replay`): the linear models
-/// of `DeviceCosts` (a decode: a fixed part, a part per encoded byte read, one per decoded byte
-/// made, one per pixel of the source; a disk read: a part per file and one per byte) with no
-/// part negative.
+/// of `DeviceCosts` (a decode: a fixed part, one more through libvips, a part per encoded byte
+/// read, one per decoded byte made, one per pixel loaded and one per pixel resized; a disk read:
+/// a part per file and one per byte) with no part negative.
 public enum DeviceCalibration {
     /// One thumbnail the live pipeline made, and how long the making took.
     public struct Decode: Sendable, Hashable {
         public var encodedBytes: Int
         public var decodedBytes: Int
-        /// The source picture's width × height.
-        public var sourcePixels: Int
+        public var work: DecodeWork
         public var nanoseconds: Double
 
-        public init(encodedBytes: Int, decodedBytes: Int, sourcePixels: Int = 0, nanoseconds: Double) {
+        public init(encodedBytes: Int, decodedBytes: Int, work: DecodeWork = .none, nanoseconds: Double) {
             self.encodedBytes = encodedBytes
             self.decodedBytes = decodedBytes
-            self.sourcePixels = sourcePixels
+            self.work = work
             self.nanoseconds = nanoseconds
         }
     }
 
-    /// One disk hit the live pipeline answered, and how long it took besides its decode (the
-    /// lookups, the hops between the pipeline's queues, the store): the model's disk read.
+    /// One disk hit the live pipeline answered, and how long it took besides its decode and its
+    /// wait for a place on the decode queue (the lookups, the hops between the pipeline's
+    /// queues, the store): the model's disk read.
     public struct Read: Sendable, Hashable {
         public var bytes: Int
         public var nanoseconds: Double
@@ -41,13 +43,18 @@ public enum DeviceCalibration {
         let decodes = decodes.filter { $0.nanoseconds > 0 }
         guard decodes.count >= fewestDecodes,
               let decode = nonNegativeFit(
-                decodes.map { [1, Double($0.encodedBytes) / 1e6, Double($0.decodedBytes) / 1e6, Double($0.sourcePixels) / 1e6] }, decodes.map(\.nanoseconds))
+                decodes.map {
+                    [1, $0.work.throughLibvips ? 1 : 0, Double($0.encodedBytes) / 1e6, Double($0.decodedBytes) / 1e6,
+                     Double($0.work.loadedPixels) / 1e6, Double($0.work.resizedPixels) / 1e6]
+                }, decodes.map(\.nanoseconds))
         else { return nil }
         var costs = base
         costs.decodeFixedNanoseconds = decode[0]
-        costs.decodeNanosecondsPerEncodedByte = decode[1] / 1e6
-        costs.decodeNanosecondsPerDecodedByte = decode[2] / 1e6
-        costs.decodeNanosecondsPerSourcePixel = decode[3] / 1e6
+        costs.decodeLibvipsFixedNanoseconds = decode[1]
+        costs.decodeNanosecondsPerEncodedByte = decode[2] / 1e6
+        costs.decodeNanosecondsPerDecodedByte = decode[3] / 1e6
+        costs.decodeNanosecondsPerLoadedPixel = decode[4] / 1e6
+        costs.decodeNanosecondsPerResizedPixel = decode[5] / 1e6
         costs.decodeWidth = max(width, 1)
         let reads = reads.filter { $0.nanoseconds > 0 }
         if reads.count >= fewestDecodes, let read = nonNegativeFit(reads.map { [1, Double($0.bytes) / 1e6] }, reads.map(\.nanoseconds)) {
@@ -88,7 +95,7 @@ public enum DeviceCalibration {
     /// The median of |modelled − measured| / measured over `decodes`, a fraction: how well `costs` describe them.
     public static func medianError(of costs: DeviceCosts, on decodes: [Decode]) -> Double {
         Statistics.median(decodes.filter { $0.nanoseconds > 0 }.map {
-            abs(Double(costs.decodeNanoseconds(encodedBytes: $0.encodedBytes, decodedBytes: $0.decodedBytes, sourcePixels: $0.sourcePixels))
+            abs(Double(costs.decodeNanoseconds(encodedBytes: $0.encodedBytes, decodedBytes: $0.decodedBytes, work: $0.work))
                 - $0.nanoseconds) / $0.nanoseconds
         })
     }

@@ -1,18 +1,23 @@
+import ImagePipeline
+
 /// What the device's own work takes on the simulator's clock: making a thumbnail and reading
-/// the disk. A linear model, fitted to this machine's `Decoding` benchmarks (BENCHMARKS.md:
-/// a 6000×4000 JPEG to a 400 px box 38 ms, a news image 4.8 ms, a cover 2.5 ms); a phone's
-/// own figures come from a calibration of that phone, which this machine cannot make.
+/// the disk. A linear model; the defaults are this machine's (a 2-core VM), from `calibrate` on
+/// four datasets' replays, release build (BENCHMARKS.md, "The device's costs"). A phone's own
+/// figures come from a calibration of that phone, which this machine cannot make.
 public struct DeviceCosts: Sendable, Hashable, Codable {
     /// Every thumbnail: opening the image and the decoder.
     public var decodeFixedNanoseconds: Double
+    /// A thumbnail libvips makes (not a JPEG libjpeg decodes as it is): its pipeline and threads.
+    public var decodeLibvipsFixedNanoseconds: Double
     /// Per encoded byte: entropy decoding reads every byte, whatever the shrink.
     public var decodeNanosecondsPerEncodedByte: Double
-    /// Per decoded thumbnail byte (its cost): the pixels made and resized.
+    /// Per decoded thumbnail byte (its cost): the pixels made.
     public var decodeNanosecondsPerDecodedByte: Double
-    /// Per pixel of the source picture: what a decoder does over the whole picture (a PNG is
-    /// inflated and unfiltered whole; a JPEG shrinks on load, so its share is smaller). 0 in the
-    /// defaults; `calibrate` fits it.
-    public var decodeNanosecondsPerSourcePixel: Double
+    /// Per pixel the loader makes (`DecodeWork.loadedPixels`): a PNG's whole picture, a JPEG's
+    /// shrunk on load.
+    public var decodeNanosecondsPerLoadedPixel: Double
+    /// Per pixel that goes into the resize to the thumbnail's size (`DecodeWork.resizedPixels`).
+    public var decodeNanosecondsPerResizedPixel: Double
     /// Thumbnails made at once (the pipeline's decode queue).
     public var decodeWidth: Int
     /// A disk read: the index, the open, the checksum.
@@ -20,14 +25,16 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     public var diskReadNanosecondsPerByte: Double
 
     public init(
-        decodeFixedNanoseconds: Double = 800_000, decodeNanosecondsPerEncodedByte: Double = 10,
-        decodeNanosecondsPerDecodedByte: Double = 10.7, decodeNanosecondsPerSourcePixel: Double = 0, decodeWidth: Int = 2,
-        diskReadNanosecondsPerFile: Double = 5_000, diskReadNanosecondsPerByte: Double = 0.1
+        decodeFixedNanoseconds: Double = 12_000, decodeLibvipsFixedNanoseconds: Double = 4_800_000, decodeNanosecondsPerEncodedByte: Double = 4.8,
+        decodeNanosecondsPerDecodedByte: Double = 1.2, decodeNanosecondsPerLoadedPixel: Double = 0, decodeNanosecondsPerResizedPixel: Double = 32,
+        decodeWidth: Int = 2, diskReadNanosecondsPerFile: Double = 200_000, diskReadNanosecondsPerByte: Double = 0.9
     ) {
         self.decodeFixedNanoseconds = decodeFixedNanoseconds
+        self.decodeLibvipsFixedNanoseconds = decodeLibvipsFixedNanoseconds
         self.decodeNanosecondsPerEncodedByte = decodeNanosecondsPerEncodedByte
         self.decodeNanosecondsPerDecodedByte = decodeNanosecondsPerDecodedByte
-        self.decodeNanosecondsPerSourcePixel = decodeNanosecondsPerSourcePixel
+        self.decodeNanosecondsPerLoadedPixel = decodeNanosecondsPerLoadedPixel
+        self.decodeNanosecondsPerResizedPixel = decodeNanosecondsPerResizedPixel
         self.decodeWidth = decodeWidth
         self.diskReadNanosecondsPerFile = diskReadNanosecondsPerFile
         self.diskReadNanosecondsPerByte = diskReadNanosecondsPerByte
@@ -36,9 +43,10 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     /// This machine's figures (2-core VM), said as such wherever they are used.
     public static let thisMachine = DeviceCosts()
 
-    func decodeNanoseconds(encodedBytes: Int, decodedBytes: Int, sourcePixels: Int = 0) -> UInt64 {
-        UInt64(decodeFixedNanoseconds + decodeNanosecondsPerEncodedByte * Double(encodedBytes)
-               + decodeNanosecondsPerDecodedByte * Double(decodedBytes) + decodeNanosecondsPerSourcePixel * Double(sourcePixels))
+    func decodeNanoseconds(encodedBytes: Int, decodedBytes: Int, work: DecodeWork = .none) -> UInt64 {
+        UInt64(decodeFixedNanoseconds + (work.throughLibvips ? decodeLibvipsFixedNanoseconds : 0)
+               + decodeNanosecondsPerEncodedByte * Double(encodedBytes) + decodeNanosecondsPerDecodedByte * Double(decodedBytes)
+               + decodeNanosecondsPerLoadedPixel * Double(work.loadedPixels) + decodeNanosecondsPerResizedPixel * Double(work.resizedPixels))
     }
 
     func diskReadNanoseconds(bytes: Int) -> UInt64 {

@@ -124,17 +124,17 @@ struct RequestClock {
         return flights[flight].landing.held
     }
 
-    /// A disk hit: read `bytes`, then decode (over `pixels` of source).
-    mutating func read(_ landing: Landing, bytes: Int, pixels: Int) {
-        let decode = costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: landing.cost, sourcePixels: pixels)
+    /// A disk hit: read `bytes`, then decode (doing `work`).
+    mutating func read(_ landing: Landing, bytes: Int, work: DecodeWork) {
+        let decode = costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: landing.cost, work: work)
         let flight = add(Flight(landing: landing, arrival: arrival, decode: decode, tier: .disk))
         schedule(flight, decodableFrom: now + costs.diskReadNanoseconds(bytes: bytes))
     }
 
-    /// An origin miss: `bytes` of `original` from `host`, then decode. Returns whether it shared
+    /// An origin miss: `bytes` of `original` from `host`, then decode (doing `work`). Returns whether it shared
     /// a transfer already on the link. `storesOriginal`: its original goes to disk when it ends.
-    mutating func download(_ landing: Landing, original: TraceKey, host: Int32, bytes: Int, pixels: Int, storesOriginal: Bool) -> Bool {
-        let decode = costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: landing.cost, sourcePixels: pixels)
+    mutating func download(_ landing: Landing, original: TraceKey, host: Int32, bytes: Int, work: DecodeWork, storesOriginal: Bool) -> Bool {
+        let decode = costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: landing.cost, work: work)
         let flight = add(Flight(landing: landing, arrival: arrival, decode: decode, tier: .origin))
         if coalesces, original >= 0, case let shared = downloadByOriginal[Int(original)], shared >= 0 {
             downloads[shared].flights.append(flight)

@@ -32,8 +32,8 @@ public struct SimulationTrace: Sendable {
     public private(set) var thumbnailSizes: [Int] = []
     /// the bytes the original takes on disk (its download, or what an app re-encoding it writes),
     public private(set) var originalDiskSizes: [Int] = []
-    /// the original's pixels (what a decode works over, on the clock),
-    public private(set) var sourcePixels: [Int] = []
+    /// the decoder's work to make the thumbnail from the original (on the clock),
+    public private(set) var decodeWork: [DecodeWork] = []
     /// the ground-truth picture and the id of the URL it was asked by,
     public private(set) var contents: [Int32] = []
     /// One more than the largest content id: the pictures a per-picture table must hold.
@@ -98,8 +98,8 @@ public struct SimulationTrace: Sendable {
         public var thumbnailBytes: Int
         /// The original's bytes on disk, when not the bytes downloaded (an app that re-encodes it).
         public var originalDiskBytes: Int?
-        /// The original's width × height.
-        public var sourcePixels: Int
+        /// The decoder's work to make the thumbnail from the original.
+        public var decodeWork: DecodeWork
         public var content: Int32
         public var url: Int32
         public var host: Int32
@@ -107,13 +107,13 @@ public struct SimulationTrace: Sendable {
 
         public init(
             diskKey: TraceKey, diskThumbnailKey: TraceKey = -1, thumbnailBytes: Int = 0, originalDiskBytes: Int? = nil,
-            sourcePixels: Int = 0, content: Int32, url: Int32, host: Int32 = 0, outcome: MissOutcome = .store
+            decodeWork: DecodeWork = .none, content: Int32, url: Int32, host: Int32 = 0, outcome: MissOutcome = .store
         ) {
             self.diskKey = diskKey
             self.diskThumbnailKey = diskThumbnailKey
             self.thumbnailBytes = thumbnailBytes
             self.originalDiskBytes = originalDiskBytes
-            self.sourcePixels = sourcePixels
+            self.decodeWork = decodeWork
             self.content = content
             self.url = url
             self.host = host
@@ -161,7 +161,7 @@ public struct SimulationTrace: Sendable {
         diskThumbnailKeys.append(detail.diskThumbnailKey)
         thumbnailSizes.append(detail.thumbnailBytes)
         originalDiskSizes.append(detail.originalDiskBytes ?? size)
-        sourcePixels.append(detail.sourcePixels)
+        decodeWork.append(detail.decodeWork)
         contents.append(detail.content)
         contentCount = max(contentCount, Int(detail.content) + 1)
         urls.append(detail.url)

@@ -44,11 +44,28 @@ extension ThumbnailRequest {
     /// half up from its own floating-point scale. Those steps decide a pixel where a side lands
     /// on a half (a 3456×5184 photo fitting 549×825 comes out 549×823, not 549×824).
     public func fittedSize(width: Int, height: Int, format: ImageFormat? = nil) -> (width: Int, height: Int) {
-        guard width > 0, height > 0 else { return (0, 0) }
+        steps(width: width, height: height, format: format).fitted
+    }
+
+    /// What making the thumbnail of a `width`×`height` image costs the decoder, by the same
+    /// steps as `fittedSize`: the pixels the loader makes, the pixels that go into a resize
+    /// (none when the loaded picture is already the thumbnail), and whether libvips makes it
+    /// at all, or libjpeg alone (`DirectJPEG`: a JPEG that fits the box either way round).
+    public func decodeWork(width: Int, height: Int, format: ImageFormat?) -> DecodeWork {
+        let steps = steps(width: width, height: height, format: format)
+        let loaded = steps.loaded.width * steps.loaded.height
+        let direct = format == .jpeg && !allowsUpscaling && max(width, height) <= Int(sideFittingEitherWayRound)
+        return DecodeWork(
+            loadedPixels: loaded, resizedPixels: steps.fitted == steps.loaded ? 0 : loaded, throughLibvips: !direct)
+    }
+
+    /// The size the loader makes (a JPEG shrunk on load, a WebP scaled on load) and the size the resize then fits.
+    private func steps(width: Int, height: Int, format: ImageFormat?) -> (loaded: (width: Int, height: Int), fitted: (width: Int, height: Int)) {
+        guard width > 0, height > 0 else { return ((0, 0), (0, 0)) }
         guard !allowsUpscaling else {
             // Enlarging goes through vips_affine; its sizes round to nearest.
             let shrink = max(Double(width) / Double(pixelWidth), Double(height) / Double(pixelHeight))
-            return (max(1, Int((Double(width) / shrink).rounded())), max(1, Int((Double(height) / shrink).rounded())))
+            return ((width, height), (max(1, Int((Double(width) / shrink).rounded())), max(1, Int((Double(height) / shrink).rounded()))))
         }
         var (loadedWidth, loadedHeight) = (width, height)
         let common = shrinks(width, height).horizontal
@@ -67,7 +84,7 @@ extension ThumbnailRequest {
             let scale = max(1.0 / shrink, 1.0 / Double(side))
             return scale < 1 ? Int(Double(side) / (1.0 / scale) + 0.5) : side
         }
-        return (reduced(loadedWidth, horizontal), reduced(loadedHeight, vertical))
+        return ((loadedWidth, loadedHeight), (reduced(loadedWidth, horizontal), reduced(loadedHeight, vertical)))
     }
 
     /// `vips_thumbnail_calculate_shrink` for a box that the image must fit, never enlarging.
@@ -78,4 +95,27 @@ extension ThumbnailRequest {
         vertical = min(max(1, vertical), Double(height))
         return (horizontal, vertical)
     }
+}
+
+/// The decoder's work for one thumbnail (`ThumbnailRequest.decodeWork`), kept in 9 bytes: a
+/// simulation holds one per request.
+public struct DecodeWork: Sendable, Hashable {
+    private let loaded: UInt32
+    private let resized: UInt32
+    /// Whether libvips makes the thumbnail; otherwise libjpeg decodes it as it is.
+    public let throughLibvips: Bool
+
+    /// Pixels the loader makes: the source's, or fewer where the format shrinks on load.
+    public var loadedPixels: Int { Int(loaded) }
+    /// Pixels that go into the resize to the thumbnail's size; 0 without one.
+    public var resizedPixels: Int { Int(resized) }
+
+    public init(loadedPixels: Int, resizedPixels: Int, throughLibvips: Bool) {
+        loaded = UInt32(clamping: loadedPixels)
+        resized = UInt32(clamping: resizedPixels)
+        self.throughLibvips = throughLibvips
+    }
+
+    /// No decoder work known (a trace without pictures' sizes).
+    public static let none = DecodeWork(loadedPixels: 0, resizedPixels: 0, throughLibvips: false)
 }

@@ -283,14 +283,18 @@ public final class ImagePipeline: Sendable {
         let thumbnailer = configuration.thumbnailer
         let box = request.processing.request
         let queue = decodeQueue
-        let (image, took) = try await decodeSlots.withPermit {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(DecodedImage, Duration), any Error>) in
+        let asked = ContinuousClock.now
+        let (image, waited, took) = try await decodeSlots.withPermit {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(DecodedImage, Duration, Duration), any Error>) in
                 queue.async {
                     let start = ContinuousClock.now
-                    continuation.resume(with: Result { (try Self.checked(thumbnailer.thumbnail(data, fitting: box)), ContinuousClock.now - start) })
+                    continuation.resume(with: Result {
+                        (try Self.checked(thumbnailer.thumbnail(data, fitting: box)), start - asked, ContinuousClock.now - start)
+                    })
                 }
             }
         }
+        timings.decodeWait = waited
         timings.decode = took
         return image
     }

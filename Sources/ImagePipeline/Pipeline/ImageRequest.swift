@@ -45,6 +45,8 @@ public struct ImageResponse: Sendable {
     /// the call itself where a hit's latency matters (live replay does).
     public struct Timings: Sendable {
         public var fetch: Duration?
+        /// The wait for a place on the decode queue.
+        public var decodeWait: Duration?
         /// The thumbnail's making once it had a place on the decode queue (not the wait for one).
         public var decode: Duration?
         public var store: Duration?
