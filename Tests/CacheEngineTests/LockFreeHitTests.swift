@@ -25,12 +25,15 @@ struct LockFreeHitTests {
 
     /// Every policy, one thread: a cache whose hits go through the log answers each request
     /// exactly as one that takes the lock for every lookup (the path that was always exact:
-    /// `whileLocked` forces it), and counts the same, through trims and expiry.
-    @Test("one thread: the same answers and counts as with the lock for every hit", arguments: EvictionPolicyKind.allCases)
+    /// `whileLocked` forces it), and counts the same, through trims and expiry; so does the
+    /// form without lock-free hits (`lockFreeHits` off).
+    @Test("one thread: the same answers and counts as with the lock for every hit, and as the locked form", arguments: EvictionPolicyKind.allCases)
     func sameAsLocked(_ kind: EvictionPolicyKind) {
         let limits = CacheLimits(costLimit: 4_000, countLimit: 60, maxEntryFraction: 0.2)
         let logged = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
         let locked = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
+        let lockedForm = MemoryCache<Int, Int>(.init(limits: limits, policy: kind, lockFreeHits: false))
+        #expect(!lockedForm.hitsCanWait)
         var generator = SplitMix64(seed: 7)
         // Skewed towards small keys, so some stay and some come and go.
         let keys = (0..<30_000).map { _ in
@@ -41,20 +44,21 @@ struct LockFreeHitTests {
             let cost = 10 + key % 150
             let found = logged.value(for: key)
             #expect(found == locked.value(for: key) { _ in }, "request \(step), key \(key), \(kind)")
+            #expect(found == lockedForm.value(for: key), "request \(step), key \(key), \(kind), locked form")
             if found == nil {
-                #expect(logged.insert(key, for: key, cost: cost) == locked.insert(key, for: key, cost: cost))
+                let stored = logged.insert(key, for: key, cost: cost)
+                #expect(stored == locked.insert(key, for: key, cost: cost) && stored == lockedForm.insert(key, for: key, cost: cost))
             }
             if step % 5_000 == 4_999 {
-                logged.trim(toFraction: 0.5)
-                locked.trim(toFraction: 0.5)
+                for cache in [logged, locked, lockedForm] { cache.trim(toFraction: 0.5) }
             }
             if step % 7_001 == 7_000 {
-                logged.remove(key)
-                locked.remove(key)
+                for cache in [logged, locked, lockedForm] { cache.remove(key) }
             }
         }
-        #expect(logged.statistics == locked.statistics)
+        #expect(logged.statistics == locked.statistics && logged.statistics == lockedForm.statistics)
         #expect(logged.count == locked.count && logged.totalCost == locked.totalCost)
+        #expect(lockedForm.count == locked.count && lockedForm.totalCost == locked.totalCost)
     }
 
     /// Readers beside writers that remove, replace, trim, purge and let entries expire: what
@@ -63,9 +67,10 @@ struct LockFreeHitTests {
     @Test("readers beside writers that remove, replace, trim and expire: counted once, limits held",
           arguments: [EvictionPolicyKind.lru, .clock, .sieve, .wTinyLFU, .arc, .lirs])
     func readersBesideWriters(_ kind: EvictionPolicyKind) async {
-        for timeToLive in [nil, Duration.milliseconds(2)] {
+        // The locked form (`lockFreeHits` off) beside them: its writers free what leaves at once.
+        for (timeToLive, lockFreeHits) in [(nil, true), (Duration.milliseconds(2), true), (Duration.milliseconds(2), false)] {
             let cache = MemoryCache<String, [Int]>(
-                .init(limits: CacheLimits(costLimit: 50_000, countLimit: 300), policy: kind, timeToLive: timeToLive))
+                .init(limits: CacheLimits(costLimit: 50_000, countLimit: 300), policy: kind, timeToLive: timeToLive, lockFreeHits: lockFreeHits))
             let lookups = await withTaskGroup(of: Int.self) { group in
                 for worker in 0..<4 {
                     group.addTask {
@@ -92,7 +97,7 @@ struct LockFreeHitTests {
                 return await group.reduce(0, +)
             }
             let statistics = cache.statistics
-            #expect(statistics.lookups == lookups, "\(kind), time to live \(String(describing: timeToLive))")
+            #expect(statistics.lookups == lookups, "\(kind), time to live \(String(describing: timeToLive)), lock-free hits \(lockFreeHits)")
             #expect(statistics.resident == cache.count && cache.count <= 300 && cache.totalCost <= 50_000)
         }
     }

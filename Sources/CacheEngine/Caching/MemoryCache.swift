@@ -24,15 +24,20 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         /// How many stripes the cache is split into, each with its own lock, policy and
         /// share of the limits (the simulator splits a trace the same way).
         public var stripes: CacheStripes
+        /// Whether a hit is read without the lock where the policy allows it (epochs, a log
+        /// per thread); off, every request takes its stripe's lock, and writers keep no
+        /// readers' books. Both decide every request alike.
+        public var lockFreeHits: Bool
 
         public init(
             limits: CacheLimits, policy: EvictionPolicyKind = .lru, timeToLive: Duration? = nil,
-            stripes: CacheStripes = .single
+            stripes: CacheStripes = .single, lockFreeHits: Bool = true
         ) {
             self.limits = limits
             self.policy = policy
             self.timeToLive = timeToLive
             self.stripes = stripes
+            self.lockFreeHits = lockFreeHits
         }
     }
 
@@ -54,7 +59,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         self.configuration = configuration
         self.onEviction = onEviction
         let timeToLive = configuration.timeToLive.map { UInt64(max($0.nanoseconds, 0)) }
-        stripes = LockedStripes(count: configuration.stripes.count) { stripe in
+        stripes = LockedStripes(count: configuration.stripes.count, readers: configuration.lockFreeHits) { stripe in
             let limits = configuration.stripes.limits(ofStripe: stripe, in: configuration.limits)
             let shadows = UnsafeMutablePointer<SlotShadows>.allocate(capacity: 1)
             shadows.initialize(to: SlotShadows())
@@ -62,7 +67,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
                 limits: limits, MakeCacheCoreBox(timeToLive: timeToLive, shadows: UnsafePointer(shadows)))
             return State(core: core, timeToLive: timeToLive, shadows: shadows, collectsDepartures: onEviction != nil)
         }
-        hitsCanWait = stripes.withLock(0) { $0.core.hitsCanWait }
+        hitsCanWait = configuration.lockFreeHits && stripes.withLock(0) { $0.core.hitsCanWait }
         hitsSkipLogs = hitsCanWait && stripes.withLock(0) { $0.usesShadows }
     }
 

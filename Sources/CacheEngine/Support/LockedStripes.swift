@@ -54,11 +54,15 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
     /// adjacent-line prefetcher moves lines in pairs.
     @usableFromInline let stride: Int
     @usableFromInline let count: Int
+    /// Whether anyone reads without the lock; if not, writers free what they retire at once
+    /// and have no logs to apply.
+    @usableFromInline let readers: Bool
 
     @usableFromInline
-    init(count: Int, _ make: (Int) -> Value) {
+    init(count: Int, readers: Bool = true, _ make: (Int) -> Value) {
         precondition(count > 0, "at least one stripe")
         self.count = count
+        self.readers = readers
         stride = (MemoryLayout<Stripe>.size + 127) & ~127
         stripes = UnsafeMutableRawPointer.allocate(byteCount: stride * count, alignment: 128)
         for index in 0..<count {
@@ -74,7 +78,7 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
             (locks + 128 * index).initialize(to: Atomic(false))
             (epochs + 16 * index).initialize(to: Atomic(1))
         }
-        let recordCount = count * ThreadIndex.capacity
+        let recordCount = readers ? count * ThreadIndex.capacity : 0
         records = UnsafeMutableRawPointer.allocate(byteCount: recordCount * HitLog.stride, alignment: 128)
         for index in 0..<recordCount { HitLog.initialize(at: records + index * HitLog.stride) }
     }
@@ -113,10 +117,12 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
         let stripe = self.stripe(index), lock = self.lock(index)
         SpinLock.take(lock)
         defer {
-            if stripe.pointee.value.hasRetired { reclaim(index, stripe) }
+            if stripe.pointee.value.hasRetired {
+                if readers { reclaim(index, stripe) } else { stripe.pointee.value.reclaim(retiredBefore: .max) }
+            }
             SpinLock.release(lock)
         }
-        applyLoggedHits(index, to: &stripe.pointee.value)
+        if readers { applyLoggedHits(index, to: &stripe.pointee.value) }
         return try body(&stripe.pointee.value)
     }
 
@@ -153,6 +159,7 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
     /// not use this structure.
     @inlinable @inline(__always)
     func read<Result>(_ index: Int, _ body: (borrowing Value, HitLog, Reader) -> Result?) -> Result? {
+        guard readers else { return nil }
         let thread = ThreadIndex.current()
         guard thread >= 0 else { return nil }
         let log = self.log(stripe: index, thread: thread)
