@@ -156,10 +156,11 @@ struct LockedStripes<Value: ConcurrentlyReadable & ~Copyable>: ~Copyable, @unche
     /// record (then the caller takes the lock). `body` must announce itself (`Reader.enter`)
     /// before it reads anything a writer frees once no reader can be reading it (an entry,
     /// storage that grew), must not change the value, must trust only what it finds, and must
-    /// not use this structure.
+    /// not use this structure. Only for stripes made with `readers` (the caller's gate, so the
+    /// hit path tests nothing more here).
     @inlinable @inline(__always)
     func read<Result>(_ index: Int, _ body: (borrowing Value, HitLog, Reader) -> Result?) -> Result? {
-        guard readers else { return nil }
+        assert(readers, "a read without the lock on stripes made without readers")
         let thread = ThreadIndex.current()
         guard thread >= 0 else { return nil }
         let log = self.log(stripe: index, thread: thread)
