@@ -94,6 +94,8 @@ struct LiveCommandsTests {
         #expect(calibrated.status == 0, "\(calibrated.stderr)")
         let read = try DeviceProfile.read(profile)
         #expect((read.decodes ?? 0) >= DeviceCalibration.fewestDecodes && read.source.contains("vanilladin-small.jsonl"))
+        // Timed while the origin paces its answers to LTE unless told, and the profile says so.
+        #expect(read.source.contains("the origin paced to lte"), "\(read.source)")
         #expect(read.costs != DeviceCosts.thisMachine && read.costs.decodeWidth == ProcessInfo.processInfo.activeProcessorCount)
         #expect(calibrated.stdout.contains("median error"))
         let base = ["simulate", trace, "--network", "lte", "--json", "--no-files", "--no-bounds"]
@@ -104,6 +106,9 @@ struct LiveCommandsTests {
         // The profile is an input: calibrate will not write over a trace, and a file that is no profile is refused.
         let over = try await BenchProcess.run(["calibrate", trace, "--store", store, "-o", trace])
         #expect(over.status != 0 && over.stderr.contains("is the input"), "\(over.stderr)")
+        let network = try await BenchProcess.run(["calibrate", trace, "--store", store, "-o", profile + ".2", "--network", "5g"])
+        #expect(network.status == 2 && network.stderr.contains("--network") && network.stderr.contains("unknown network \"5g\""), "\(network.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: profile + ".2"))
         let bad = try await BenchProcess.run(["replay", trace, "--store", store, "--no-files", "--device-costs", trace])
         #expect(bad.status == 2 && bad.stderr.contains("--device-costs \(trace)"), "\(bad.stderr)")
     }

@@ -7,20 +7,28 @@ import Workloads
 /// (`DeviceProfile`) that `--device-costs` gives the simulator.
 public struct CalibrateJob: Sendable {
     public var inputs = TraceInputs()
-    /// How the replays run: their requests, what is in flight, the origin's store.
-    public var options = LiveReplayOptions()
+    /// How the replays run: their requests, what is in flight, the origin's store, and the
+    /// network its answers are paced to (`defaultNetwork` unless told).
+    public var options: LiveReplayOptions = {
+        var options = LiveReplayOptions()
+        options.network = CalibrateJob.defaultNetwork
+        return options
+    }()
     /// Where the profile goes.
     public var output = "device-costs.json"
     /// The requests of each trace replayed when `--requests` names none: enough thumbnails of
     /// every kind a trace has, in minutes, where a whole dataset replays for an hour or more.
     public static let defaultRequests = 1_500
+    /// The network the origin paces its answers to while the decodes are timed. Unpaced, the
+    /// origin and the HTTP client on this machine answer as fast as they can and take the cores
+    /// the decodes need, which a phone's server never does (BENCHMARKS.md, "The device's costs").
+    public static let defaultNetwork: NetworkProfile? = NetworkProfile.presets.first { $0.name == "lte" }
 
     public init() {}
 
     public func validate() throws {
         try inputs.validate()
         guard (1...10_000).contains(options.concurrency) else { throw UsageError("--concurrency must be from 1 to 10000, not \(options.concurrency)") }
-        guard options.network == nil else { throw UsageError("calibrate times the device, not a network: drop --network") }
     }
 
     /// Replays every trace, fits, writes the profile; returns it with a table of the fit.
@@ -42,7 +50,9 @@ public struct CalibrateJob: Sendable {
         }
         let error = DeviceCalibration.medianError(of: costs, on: decodes)
         let profile = DeviceProfile(
-            costs: costs, source: "calibrate on \(ProcessInfo.processInfo.hostName) (\(width) cores), \(options.concurrency) in flight: \(names.joined(separator: ", "))",
+            costs: costs,
+            source: "calibrate on \(ProcessInfo.processInfo.hostName) (\(width) cores), \(options.concurrency) in flight, "
+                + "\(options.network.map { "the origin paced to \($0.name)" } ?? "the origin unpaced"): \(names.joined(separator: ", "))",
             decodes: decodes.count, medianError: error)
         try profile.write(to: output)
         var table = TextTable([

@@ -2,7 +2,7 @@ import ImagePipeline
 
 /// What the device's own work takes on the simulator's clock: making a thumbnail and reading
 /// the disk. A linear model; the defaults are this machine's (a 2-core VM), from `calibrate` on
-/// four datasets' replays, release build (BENCHMARKS.md, "The device's costs"). A phone's own
+/// four datasets' replays paced to LTE, release build (BENCHMARKS.md, "The device's costs"). A phone's own
 /// figures come from a calibration of that phone, which this machine cannot make.
 public struct DeviceCosts: Sendable, Hashable, Codable {
     /// Every thumbnail: opening the image and the decoder.
@@ -25,9 +25,9 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     public var diskReadNanosecondsPerByte: Double
 
     public init(
-        decodeFixedNanoseconds: Double = 12_000, decodeLibvipsFixedNanoseconds: Double = 4_800_000, decodeNanosecondsPerEncodedByte: Double = 4.8,
-        decodeNanosecondsPerDecodedByte: Double = 1.2, decodeNanosecondsPerLoadedPixel: Double = 0, decodeNanosecondsPerResizedPixel: Double = 32,
-        decodeWidth: Int = 2, diskReadNanosecondsPerFile: Double = 200_000, diskReadNanosecondsPerByte: Double = 0.9
+        decodeFixedNanoseconds: Double = 6_500, decodeLibvipsFixedNanoseconds: Double = 1_400_000, decodeNanosecondsPerEncodedByte: Double = 3.0,
+        decodeNanosecondsPerDecodedByte: Double = 0.57, decodeNanosecondsPerLoadedPixel: Double = 0, decodeNanosecondsPerResizedPixel: Double = 13.8,
+        decodeWidth: Int = 2, diskReadNanosecondsPerFile: Double = 74_000, diskReadNanosecondsPerByte: Double = 0.17
     ) {
         self.decodeFixedNanoseconds = decodeFixedNanoseconds
         self.decodeLibvipsFixedNanoseconds = decodeLibvipsFixedNanoseconds
