@@ -8,7 +8,7 @@ import Testing
 struct LockFreeHitTests {
     @Test("a hit read without the lock counts before the next eviction")
     func loggedHitBeforeEviction() {
-        let cache = MemoryCache<String, Int>(.init(limits: CacheLimits(costLimit: .max, countLimit: 3, maxEntryFraction: 1)))
+        let cache = MemoryCache<String, Int>(.init(limits: CacheLimits(costLimit: .max, countLimit: 3, maxEntryFraction: 1), lockFreeHits: true))
         #expect(cache.hitsCanWait)
         for (index, key) in ["a", "b", "c"].enumerated() { cache.insert(index, for: key, cost: 1) }
         #expect(cache.value(for: "a") == 0)
@@ -30,8 +30,8 @@ struct LockFreeHitTests {
     @Test("one thread: the same answers and counts as with the lock for every hit, and as the locked form", arguments: EvictionPolicyKind.allCases)
     func sameAsLocked(_ kind: EvictionPolicyKind) {
         let limits = CacheLimits(costLimit: 4_000, countLimit: 60, maxEntryFraction: 0.2)
-        let logged = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
-        let locked = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
+        let logged = MemoryCache<Int, Int>(.init(limits: limits, policy: kind, lockFreeHits: true))
+        let locked = MemoryCache<Int, Int>(.init(limits: limits, policy: kind, lockFreeHits: true))
         let lockedForm = MemoryCache<Int, Int>(.init(limits: limits, policy: kind, lockFreeHits: false))
         #expect(!lockedForm.hitsCanWait)
         var generator = SplitMix64(seed: 7)
@@ -102,15 +102,18 @@ struct LockFreeHitTests {
         }
     }
 
-    @Test("LIRS and libCacheSim's W-TinyLFU, whose hits may evict, take the lock for every hit")
+    @Test("LIRS and libCacheSim's W-TinyLFU, whose hits may evict, take the lock for every hit; so does LRU unless told")
     func policiesThatCannotWait() {
         for kind in [EvictionPolicyKind.lirs, .wTinyLFULibCacheSim] {
             let cache = MemoryCache<Int, Int>(.init(limits: CacheLimits(costLimit: .max, countLimit: 10), policy: kind))
             #expect(!cache.hitsCanWait, "\(kind)")
         }
         for kind in [EvictionPolicyKind.lru, .fifo, .clock, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU, .arc, .twoQ, .gdsf(missCost: .download), .nsCache] {
-            let cache = MemoryCache<Int, Int>(.init(limits: CacheLimits(costLimit: .max, countLimit: 10), policy: kind))
+            let cache = MemoryCache<Int, Int>(.init(limits: CacheLimits(costLimit: .max, countLimit: 10), policy: kind, lockFreeHits: true))
             #expect(cache.hitsCanWait, "\(kind)")
+            // Unless told, every policy but LRU reads its hits lock-free; LRU takes the lock, its faster form on one thread.
+            let byDefault = MemoryCache<Int, Int>(.init(limits: CacheLimits(costLimit: .max, countLimit: 10), policy: kind))
+            #expect(byDefault.hitsCanWait == (kind != .lru), "\(kind)")
         }
     }
 
@@ -141,7 +144,7 @@ struct LockFreeHitTests {
     @Test("threads beyond the records take the lock and lose nothing", arguments: [EvictionPolicyKind.lru, .clock])
     func moreThreadsThanRecords(_ kind: EvictionPolicyKind) {
         let threads = ThreadIndex.capacity + 8
-        let cache = MemoryCache<Int, Int>(.init(limits: CacheLimits(costLimit: .max, countLimit: 200, maxEntryFraction: 1), policy: kind))
+        let cache = MemoryCache<Int, Int>(.init(limits: CacheLimits(costLimit: .max, countLimit: 200, maxEntryFraction: 1), policy: kind, lockFreeHits: true))
         let started = Atomic<Int>(0)
         let numbers = Mutex<[Int]>([])
         let done = DispatchGroup()

@@ -222,7 +222,7 @@ struct MemoryCacheTests {
     func reclaimsAroundReaders() {
         let census = Census()
         let cache = MemoryCache<Int, Census.Member>(
-            .init(limits: CacheLimits(costLimit: .max, countLimit: 10, maxEntryFraction: 1), policy: .lru))
+            .init(limits: CacheLimits(costLimit: .max, countLimit: 10, maxEntryFraction: 1), policy: .lru, lockFreeHits: true))
         let epoch = { cache.stripes.epoch(0).pointee.load(ordering: .relaxed) }
         for key in 0..<20 { cache.insert(Census.Member(of: census), for: key, cost: 1) }
         #expect(census.alive == 10)

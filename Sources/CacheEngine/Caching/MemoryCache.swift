@@ -9,7 +9,8 @@ import Glibc
 ///
 /// Writers (inserts, misses, removals, trims) take a lock per stripe: one stripe by default,
 /// more (`Configuration.stripes`) so threads working on different keys do not wait for each
-/// other. A hit takes no lock when the policy's hits can wait (`EvictionPolicy.hitsCanWait`:
+/// other. A hit takes no lock when the configuration reads hits lock-free (every policy but LRU
+/// unless told) and the policy's hits can wait (`EvictionPolicy.hitsCanWait`:
 /// every built-in policy but LIRS and libCacheSim's W-TinyLFU): it reads the stripe beside
 /// its writers and logs itself for the next of them, which applies it before anything else
 /// (`LockedStripes`), so threads that hit write nothing they share, and one thread's requests
@@ -26,18 +27,19 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         public var stripes: CacheStripes
         /// Whether a hit is read without the lock where the policy allows it (epochs, a log
         /// per thread); off, every request takes its stripe's lock, and writers keep no
-        /// readers' books. Both decide every request alike.
+        /// readers' books. Both decide every request alike. Unless given, the policy's
+        /// faster form (`EvictionPolicyKind.readsHitsLockFreeByDefault`).
         public var lockFreeHits: Bool
 
         public init(
             limits: CacheLimits, policy: EvictionPolicyKind = .lru, timeToLive: Duration? = nil,
-            stripes: CacheStripes = .single, lockFreeHits: Bool = true
+            stripes: CacheStripes = .single, lockFreeHits: Bool? = nil
         ) {
             self.limits = limits
             self.policy = policy
             self.timeToLive = timeToLive
             self.stripes = stripes
-            self.lockFreeHits = lockFreeHits
+            self.lockFreeHits = lockFreeHits ?? policy.readsHitsLockFreeByDefault
         }
     }
 

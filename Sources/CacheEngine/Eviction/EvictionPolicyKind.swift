@@ -27,6 +27,12 @@ public enum EvictionPolicyKind: Hashable, Sendable, CaseIterable, CustomStringCo
 
     public static let allCases: [EvictionPolicyKind] = named.map(\.kind)
 
+    /// Whether `MemoryCache` reads this policy's hits without the lock unless its configuration
+    /// says. LRU takes the lock for every hit: its locked form was faster on one thread on every
+    /// stream measured, and its lock-free form's two threads did not reach 1.3× one thread
+    /// (BENCHMARKS.md, "Against Nuke's `Cache` as it ships, and the locked form").
+    public var readsHitsLockFreeByDefault: Bool { self != .lru }
+
     /// Variants kept to check this package's figures against other tools', not to deploy, each for
     /// a reason: libCacheSim's LIRS (it admits no object above 1 % of the cache, so few images) and
     /// W-TinyLFU (its own window and filter, not Caffeine's), S3-FIFO with libCacheSim's move
