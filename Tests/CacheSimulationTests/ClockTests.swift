@@ -238,26 +238,28 @@ struct RequestClockTests {
         #expect(CacheSimulator.answers(trace, plain).times == one.times)
     }
 
-    @Test("a decode's time grows by the device's cost per pixel loaded and per pixel resized, and by libvips' own part, from the origin and from a stored original")
+    @Test("a decode's time grows by the device's cost per pixel loaded, resized and between the resize's passes, and by libvips' own part, from the origin and from a stored original")
     func decodeWork() throws {
         var trace = DetailedSimulationTests.emptyTrace(keys: 2)
-        let work = DecodeWork(loadedPixels: 2_000_000, resizedPixels: 500_000, throughLibvips: true)
+        let work = DecodeWork(loadedPixels: 2_000_000, resizedPixels: 500_000, betweenPassesPixels: 250_000, throughLibvips: true)
         trace.append(key: 0, cost: 30_000, size: 100_000, time: 0, detail: .init(diskKey: 0, decodeWork: work, content: 0, url: 0))
         trace.appendReset(newDevice: false)
         trace.append(key: 0, cost: 30_000, size: 100_000, time: 10_000_000_000, detail: .init(diskKey: 0, decodeWork: work, content: 0, url: 0))
-        func times(perLoaded: Double, perResized: Double, libvips: Double) -> [UInt32] {
+        func times(perLoaded: Double, perResized: Double, perBetween: Double, libvips: Double) -> [UInt32] {
             var configuration = SimulationConfiguration(
                 limits: unitLimits(1 << 30), policy: .lru, disk: .init(byteLimit: 1 << 30), network: Self.network)
             configuration.deviceCosts.decodeNanosecondsPerLoadedPixel = perLoaded
             configuration.deviceCosts.decodeNanosecondsPerResizedPixel = perResized
+            configuration.deviceCosts.decodeNanosecondsPerBetweenPassesPixel = perBetween
             configuration.deviceCosts.decodeLibvipsFixedNanoseconds = libvips
             return CacheSimulator.answers(trace, configuration).times
         }
-        let without = times(perLoaded: 0, perResized: 0, libvips: 0), with = times(perLoaded: 5, perResized: 20, libvips: 3_000_000)
+        let without = times(perLoaded: 0, perResized: 0, perBetween: 0, libvips: 0)
+        let with = times(perLoaded: 5, perResized: 20, perBetween: 8, libvips: 3_000_000)
         #expect(CacheSimulator.answers(trace, SimulationConfiguration(
             limits: unitLimits(1 << 30), policy: .lru, disk: .init(byteLimit: 1 << 30), network: Self.network)).answers == [.origin, .disk])
-        // 2 MP loaded at 5 ns, 0.5 MP resized at 20 ns, 3 ms through libvips: 23 ms more, each way.
-        #expect(with.count == 2 && zip(with, without).allSatisfy { Int($0) - Int($1) == 23_000 }, "\(with) against \(without)")
+        // 2 MP loaded at 5 ns, 0.5 MP resized at 20 ns, 0.25 MP between passes at 8 ns, 3 ms through libvips: 25 ms more, each way.
+        #expect(with.count == 2 && zip(with, without).allSatisfy { Int($0) - Int($1) == 25_000 }, "\(with) against \(without)")
     }
 
     @Test("a cancelled request has no time to image; the others keep theirs")

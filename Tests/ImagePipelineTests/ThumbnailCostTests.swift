@@ -71,17 +71,17 @@ struct ThumbnailCostTests {
         }
     }
 
-    @Test("the decode work: the pixels the loader makes after shrinking on load, and the pixels resized")
+    @Test("the decode work: the pixels the loader makes after shrinking on load, the pixels resized, and those between the resize's passes")
     func decodeWork() {
         let news = ThumbnailRequest(width: 1003, height: 0)
         // A news picture a little too wide: loaded whole (no shrink on load below 2×), all of it resized.
-        #expect(news.decodeWork(width: 1024, height: 576, format: .jpeg) == DecodeWork(loadedPixels: 589_824, resizedPixels: 589_824, throughLibvips: true))
+        #expect(news.decodeWork(width: 1024, height: 576, format: .jpeg) == DecodeWork(loadedPixels: 589_824, resizedPixels: 589_824, betweenPassesPixels: 1_024 * 564, throughLibvips: true))
         // A photo 10× its box: a JPEG is shrunk by 4 on load, a PNG is loaded whole.
         let box = ThumbnailRequest.square(400)
-        #expect(box.decodeWork(width: 4000, height: 3000, format: .jpeg) == DecodeWork(loadedPixels: 750_000, resizedPixels: 750_000, throughLibvips: true))
-        #expect(box.decodeWork(width: 4000, height: 3000, format: .png) == DecodeWork(loadedPixels: 12_000_000, resizedPixels: 12_000_000, throughLibvips: true))
+        #expect(box.decodeWork(width: 4000, height: 3000, format: .jpeg) == DecodeWork(loadedPixels: 750_000, resizedPixels: 750_000, betweenPassesPixels: 1_000 * 300, throughLibvips: true))
+        #expect(box.decodeWork(width: 4000, height: 3000, format: .png) == DecodeWork(loadedPixels: 12_000_000, resizedPixels: 12_000_000, betweenPassesPixels: 4_000 * 300, throughLibvips: true))
         // libvips leaves the resize at least 2× (4× the box: shrunk by 2 on load); a JPEG that fits needs neither libvips nor a resize.
-        #expect(box.decodeWork(width: 1600, height: 800, format: .jpeg) == DecodeWork(loadedPixels: 320_000, resizedPixels: 320_000, throughLibvips: true))
+        #expect(box.decodeWork(width: 1600, height: 800, format: .jpeg) == DecodeWork(loadedPixels: 320_000, resizedPixels: 320_000, betweenPassesPixels: 800 * 200, throughLibvips: true))
         #expect(box.decodeWork(width: 300, height: 200, format: .jpeg) == DecodeWork(loadedPixels: 60_000, resizedPixels: 0, throughLibvips: false))
         #expect(box.decodeWork(width: 300, height: 200, format: .png) == DecodeWork(loadedPixels: 60_000, resizedPixels: 0, throughLibvips: true))
     }

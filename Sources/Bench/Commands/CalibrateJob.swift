@@ -57,14 +57,15 @@ public struct CalibrateJob: Sendable {
         try profile.write(to: output)
         var table = TextTable([
             ("decodes", .right), ("fixed ms", .right), ("libvips ms", .right), ("ns per encoded byte", .right), ("ns per decoded byte", .right),
-            ("ns per loaded pixel", .right), ("ns per resized pixel", .right), ("at once", .right), ("median error", .right), ("was (this machine's default)", .left),
+            ("ns per loaded pixel", .right), ("ns per resized pixel", .right), ("ns per pixel between passes", .right), ("at once", .right), ("median error", .right), ("was (this machine's default)", .left),
             ("disk reads", .right), ("read µs per file", .right), ("read ns per byte", .right),
         ])
         let was = DeviceCosts.thisMachine
         table.append([
             String(decodes.count), String(format: "%.3f", costs.decodeFixedNanoseconds / 1e6), String(format: "%.3f", costs.decodeLibvipsFixedNanoseconds / 1e6),
             String(format: "%.2f", costs.decodeNanosecondsPerEncodedByte), String(format: "%.2f", costs.decodeNanosecondsPerDecodedByte),
-            String(format: "%.2f", costs.decodeNanosecondsPerLoadedPixel), String(format: "%.2f", costs.decodeNanosecondsPerResizedPixel), String(width), String(format: "%.1f%%", error * 100),
+            String(format: "%.2f", costs.decodeNanosecondsPerLoadedPixel), String(format: "%.2f", costs.decodeNanosecondsPerResizedPixel),
+            String(format: "%.2f", costs.decodeNanosecondsPerBetweenPassesPixel), String(width), String(format: "%.1f%%", error * 100),
             String(format: "%.1f%% off", DeviceCalibration.medianError(of: was, on: decodes) * 100),
             String(reads.count), String(format: "%.1f", costs.diskReadNanosecondsPerFile / 1e3), String(format: "%.3f", costs.diskReadNanosecondsPerByte),
         ])

@@ -29,7 +29,7 @@ public struct DeviceProfile: Codable, Sendable, Equatable {
         }
         let profile: DeviceProfile
         do { profile = try JSONDecoder().decode(DeviceProfile.self, from: data) } catch let DecodingError.keyNotFound(key, context) {
-            throw UsageError("--device-costs \(path): \(Self.field(context.codingPath + [key])) is missing")
+            throw UsageError("--device-costs \(path): \(Self.field(context.codingPath + [key])) is missing (a profile from an older calibrate: run calibrate again)")
         } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
             throw UsageError("--device-costs \(path): \(Self.field(context.codingPath)) is not a number of the right kind")
         } catch {
@@ -42,6 +42,7 @@ public struct DeviceProfile: Codable, Sendable, Equatable {
             ("decodeNanosecondsPerDecodedByte", costs.decodeNanosecondsPerDecodedByte),
             ("decodeNanosecondsPerLoadedPixel", costs.decodeNanosecondsPerLoadedPixel),
             ("decodeNanosecondsPerResizedPixel", costs.decodeNanosecondsPerResizedPixel),
+            ("decodeNanosecondsPerBetweenPassesPixel", costs.decodeNanosecondsPerBetweenPassesPixel),
             ("diskReadNanosecondsPerFile", costs.diskReadNanosecondsPerFile), ("diskReadNanosecondsPerByte", costs.diskReadNanosecondsPerByte),
         ]
         if let (name, value) = figures.first(where: { !$0.1.isFinite || $0.1 < 0 || $0.1 > 1e12 }) {

@@ -2,7 +2,8 @@ import ImagePipeline
 
 /// Device costs fitted to a live pipeline's own timings (`calibrate`, `replay`): the linear models
 /// of `DeviceCosts` (a decode: a fixed part, one more through libvips, a part per encoded byte
-/// read, one per decoded byte made, one per pixel loaded and one per pixel resized; a disk read:
+/// read, one per decoded byte made, one per pixel loaded, one per pixel resized and one per pixel
+/// between the resize's passes; a disk read:
 /// a part per file and one per byte) with no part negative.
 public enum DeviceCalibration {
     /// One thumbnail the live pipeline made, and how long the making took.
@@ -45,7 +46,7 @@ public enum DeviceCalibration {
               let decode = nonNegativeFit(
                 decodes.map {
                     [1, $0.work.throughLibvips ? 1 : 0, Double($0.encodedBytes) / 1e6, Double($0.decodedBytes) / 1e6,
-                     Double($0.work.loadedPixels) / 1e6, Double($0.work.resizedPixels) / 1e6]
+                     Double($0.work.loadedPixels) / 1e6, Double($0.work.resizedPixels) / 1e6, Double($0.work.betweenPassesPixels) / 1e6]
                 }, decodes.map(\.nanoseconds))
         else { return nil }
         var costs = base
@@ -55,6 +56,7 @@ public enum DeviceCalibration {
         costs.decodeNanosecondsPerDecodedByte = decode[3] / 1e6
         costs.decodeNanosecondsPerLoadedPixel = decode[4] / 1e6
         costs.decodeNanosecondsPerResizedPixel = decode[5] / 1e6
+        costs.decodeNanosecondsPerBetweenPassesPixel = decode[6] / 1e6
         costs.decodeWidth = max(width, 1)
         let reads = reads.filter { $0.nanoseconds > 0 }
         if reads.count >= fewestDecodes, let read = nonNegativeFit(reads.map { [1, Double($0.bytes) / 1e6] }, reads.map(\.nanoseconds)) {

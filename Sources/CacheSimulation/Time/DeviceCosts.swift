@@ -18,6 +18,8 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     public var decodeNanosecondsPerLoadedPixel: Double
     /// Per pixel that goes into the resize to the thumbnail's size (`DecodeWork.resizedPixels`).
     public var decodeNanosecondsPerResizedPixel: Double
+    /// Per pixel between the resize's two passes (`DecodeWork.betweenPassesPixels`).
+    public var decodeNanosecondsPerBetweenPassesPixel: Double
     /// Thumbnails made at once (the pipeline's decode queue).
     public var decodeWidth: Int
     /// A disk read: the index, the open, the checksum.
@@ -25,9 +27,10 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     public var diskReadNanosecondsPerByte: Double
 
     public init(
-        decodeFixedNanoseconds: Double = 6_500, decodeLibvipsFixedNanoseconds: Double = 1_400_000, decodeNanosecondsPerEncodedByte: Double = 3.0,
-        decodeNanosecondsPerDecodedByte: Double = 0.57, decodeNanosecondsPerLoadedPixel: Double = 0, decodeNanosecondsPerResizedPixel: Double = 13.8,
-        decodeWidth: Int = 2, diskReadNanosecondsPerFile: Double = 74_000, diskReadNanosecondsPerByte: Double = 0.17
+        decodeFixedNanoseconds: Double = 8_000, decodeLibvipsFixedNanoseconds: Double = 1_350_000, decodeNanosecondsPerEncodedByte: Double = 3.0,
+        decodeNanosecondsPerDecodedByte: Double = 0.61, decodeNanosecondsPerLoadedPixel: Double = 0, decodeNanosecondsPerResizedPixel: Double = 7.3,
+        decodeNanosecondsPerBetweenPassesPixel: Double = 15.8, decodeWidth: Int = 2, diskReadNanosecondsPerFile: Double = 77_000,
+        diskReadNanosecondsPerByte: Double = 0.23
     ) {
         self.decodeFixedNanoseconds = decodeFixedNanoseconds
         self.decodeLibvipsFixedNanoseconds = decodeLibvipsFixedNanoseconds
@@ -35,6 +38,7 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
         self.decodeNanosecondsPerDecodedByte = decodeNanosecondsPerDecodedByte
         self.decodeNanosecondsPerLoadedPixel = decodeNanosecondsPerLoadedPixel
         self.decodeNanosecondsPerResizedPixel = decodeNanosecondsPerResizedPixel
+        self.decodeNanosecondsPerBetweenPassesPixel = decodeNanosecondsPerBetweenPassesPixel
         self.decodeWidth = decodeWidth
         self.diskReadNanosecondsPerFile = diskReadNanosecondsPerFile
         self.diskReadNanosecondsPerByte = diskReadNanosecondsPerByte
@@ -46,7 +50,8 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     func decodeNanoseconds(encodedBytes: Int, decodedBytes: Int, work: DecodeWork = .none) -> UInt64 {
         UInt64(decodeFixedNanoseconds + (work.throughLibvips ? decodeLibvipsFixedNanoseconds : 0)
                + decodeNanosecondsPerEncodedByte * Double(encodedBytes) + decodeNanosecondsPerDecodedByte * Double(decodedBytes)
-               + decodeNanosecondsPerLoadedPixel * Double(work.loadedPixels) + decodeNanosecondsPerResizedPixel * Double(work.resizedPixels))
+               + decodeNanosecondsPerLoadedPixel * Double(work.loadedPixels) + decodeNanosecondsPerResizedPixel * Double(work.resizedPixels)
+               + decodeNanosecondsPerBetweenPassesPixel * Double(work.betweenPassesPixels))
     }
 
     func diskReadNanoseconds(bytes: Int) -> UInt64 {

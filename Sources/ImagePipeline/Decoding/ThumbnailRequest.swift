@@ -48,15 +48,18 @@ extension ThumbnailRequest {
     }
 
     /// What making the thumbnail of a `width`×`height` image costs the decoder, by the same
-    /// steps as `fittedSize`: the pixels the loader makes, the pixels that go into a resize
-    /// (none when the loaded picture is already the thumbnail), and whether libvips makes it
-    /// at all, or libjpeg alone (`DirectJPEG`: a JPEG that fits the box either way round).
+    /// steps as `fittedSize`: the pixels the loader makes, the pixels that go into a resize and
+    /// those between its two passes (none when the loaded picture is already the thumbnail),
+    /// and whether libvips makes it at all, or libjpeg alone (`DirectJPEG`: a JPEG that fits
+    /// the box either way round).
     public func decodeWork(width: Int, height: Int, format: ImageFormat?) -> DecodeWork {
         let steps = steps(width: width, height: height, format: format)
         let loaded = steps.loaded.width * steps.loaded.height
+        let resizes = steps.fitted != steps.loaded
         let direct = format == .jpeg && !allowsUpscaling && max(width, height) <= Int(sideFittingEitherWayRound)
         return DecodeWork(
-            loadedPixels: loaded, resizedPixels: steps.fitted == steps.loaded ? 0 : loaded, throughLibvips: !direct)
+            loadedPixels: loaded, resizedPixels: resizes ? loaded : 0,
+            betweenPassesPixels: resizes ? steps.loaded.width * steps.fitted.height : 0, throughLibvips: !direct)
     }
 
     /// The size the loader makes (a JPEG shrunk on load, a WebP scaled on load) and the size the resize then fits.
@@ -97,11 +100,12 @@ extension ThumbnailRequest {
     }
 }
 
-/// The decoder's work for one thumbnail (`ThumbnailRequest.decodeWork`), kept in 9 bytes: a
+/// The decoder's work for one thumbnail (`ThumbnailRequest.decodeWork`), kept in 13 bytes: a
 /// simulation holds one per request.
 public struct DecodeWork: Sendable, Hashable {
     private let loaded: UInt32
     private let resized: UInt32
+    private let betweenPasses: UInt32
     /// Whether libvips makes the thumbnail; otherwise libjpeg decodes it as it is.
     public let throughLibvips: Bool
 
@@ -109,10 +113,16 @@ public struct DecodeWork: Sendable, Hashable {
     public var loadedPixels: Int { Int(loaded) }
     /// Pixels that go into the resize to the thumbnail's size; 0 without one.
     public var resizedPixels: Int { Int(resized) }
+    /// Pixels of the picture between the resize's two passes, one side reduced and the other
+    /// not yet (the loaded width by the thumbnail's height); 0 without a resize. The second
+    /// pass reads this many, each output pixel from a window as long as the shrink, so a
+    /// picture shrunk a little costs more per pixel resized than one shrunk a lot.
+    public var betweenPassesPixels: Int { Int(betweenPasses) }
 
-    public init(loadedPixels: Int, resizedPixels: Int, throughLibvips: Bool) {
+    public init(loadedPixels: Int, resizedPixels: Int, betweenPassesPixels: Int = 0, throughLibvips: Bool) {
         loaded = UInt32(clamping: loadedPixels)
         resized = UInt32(clamping: resizedPixels)
+        betweenPasses = UInt32(clamping: betweenPassesPixels)
         self.throughLibvips = throughLibvips
     }
 
