@@ -40,7 +40,7 @@ struct DeviceProfileTests {
         #expect(try DeviceProfile.read(path) == profile)
         for (text, message) in [
             ("{\"source\": \"x\"}", "costs is missing"),
-            ("{\"source\": \"x\", \"costs\": {\"decodeWidth\": 2}}", "costs.decodeFixedNanoseconds is missing"),
+            ("{\"source\": \"x\", \"costs\": {\"decodeWidth\": 2}}", "costs.decodeFixedNanoseconds is missing (a profile from an older calibrate: run calibrate again)"),
             ("[1, 2]", "is not a device profile's JSON"),
             (try String(decoding: JSONEncoder().encode(DeviceProfile(costs: DeviceCosts(decodeFixedNanoseconds: -1), source: "x")), as: UTF8.self),
              "costs.decodeFixedNanoseconds must be from 0 to 10¹² ns, not -1.0"),

@@ -29,7 +29,9 @@ public struct DeviceProfile: Codable, Sendable, Equatable {
         }
         let profile: DeviceProfile
         do { profile = try JSONDecoder().decode(DeviceProfile.self, from: data) } catch let DecodingError.keyNotFound(key, context) {
-            throw UsageError("--device-costs \(path): \(Self.field(context.codingPath + [key])) is missing (a profile from an older calibrate: run calibrate again)")
+            // A part missing from the costs is a profile an older calibrate wrote, before the model had that part.
+            let hint = context.codingPath.isEmpty ? "" : " (a profile from an older calibrate: run calibrate again)"
+            throw UsageError("--device-costs \(path): \(Self.field(context.codingPath + [key])) is missing\(hint)")
         } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
             throw UsageError("--device-costs \(path): \(Self.field(context.codingPath)) is not a number of the right kind")
         } catch {
