@@ -102,20 +102,29 @@ extension LiveReplay {
         /// returns when all of them are answered.
         private func replayLaunch(_ launch: Range<Int>, on current: ImagePipeline) async {
             let slots = AsyncSemaphore(permits: options.concurrency)
+            // When each place was freed, oldest first. A request that waited for a place was
+            // asked when one freed (or at its own time, if later), however late this driver got
+            // to it on a busy machine: the clock asks then too.
+            let freed = SharedLocked<[ContinuousClock.Instant]>([])
             let measurements = measurements
             await withDiscardingTaskGroup { group in
                 for position in launch {
                     let request = workload.requests[position]
-                    await wait(for: request)
+                    let due = await wait(for: request)
                     if hasEvents(before: position) {
                         // A warning or an invalidation meets the tiers the requests before it left,
                         // as in the simulator: the requests in flight land first.
                         _ = try? await slots.withAllPermits { applyEvents(before: position, to: current) }
+                        freed.withLock { $0.removeAll() }
                     }
                     try? await slots.acquire()
+                    let place = freed.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                    let asked = place.map { max($0, due ?? $0) } ?? due ?? .now
                     let imageRequest = imageRequest(position), cancel = cancel(position)
                     group.addTask {
-                        _ = await ReplayedRequest.load(imageRequest, position: position, on: current, cancel: cancel, into: measurements)
+                        _ = await ReplayedRequest.load(
+                            imageRequest, position: position, on: current, cancel: cancel, asked: asked, into: measurements)
+                        freed.withLock { $0.append(.now) }
                         slots.release()
                     }
                     if position % 256 == 0 { progress.update("replay: \(position)/\(workload.requests.count) requests") }
@@ -169,12 +178,15 @@ extension LiveReplay {
         }
 
         /// Sleeps until the request's compressed time (never, at speed 0).
-        private func wait(for request: RecordedWorkload.Request) async {
+        /// Waits for `request`'s compressed time, and returns it; nil back to back (`speed` 0).
+        @discardableResult
+        private func wait(for request: RecordedWorkload.Request) async -> ContinuousClock.Instant? {
             let gap = Duration.nanoseconds(Int64(request.time &- min(previous, request.time)))
             previous = request.time
-            guard options.speed > 0 else { return }
+            guard options.speed > 0 else { return nil }
             schedule += min(gap, options.longestGap) / options.speed
             try? await Task.sleep(until: start + schedule, clock: .continuous)
+            return start + schedule
         }
 
         private func hasEvents(before position: Int) -> Bool {

@@ -11,12 +11,14 @@ enum ReplayedRequest {
         case after(Duration)
     }
 
-    /// Loads `request` and records its answer; returns the bytes of the image it decoded (from disk or the origin).
+    /// Loads `request` and records its answer, timed from `asked`: when the app asked for it,
+    /// which may be before this task runs (a task waits for a thread on a busy machine, and the
+    /// clock counts that wait as a phone's view would). Returns the bytes of the image it decoded
+    /// (from disk or the origin).
     static func load(
         _ request: ImageRequest, position: Int, on pipeline: ImagePipeline, cancel: Cancel?,
-        into measurements: SharedLocked<ReplayMeasurements>
+        asked started: ContinuousClock.Instant = .now, into measurements: SharedLocked<ReplayMeasurements>
     ) async -> Int? {
-        let started = ContinuousClock.now
         let outcome: Result<ImageResponse, any Error>
         switch cancel {
         case nil:
