@@ -177,8 +177,7 @@ extension LiveReplay {
             }
         }
 
-        /// Sleeps until the request's compressed time (never, at speed 0).
-        /// Waits for `request`'s compressed time, and returns it; nil back to back (`speed` 0).
+        /// Sleeps until `request`'s compressed time and returns it; nil back to back (speed 0: never sleeps).
         @discardableResult
         private func wait(for request: RecordedWorkload.Request) async -> ContinuousClock.Instant? {
             let gap = Duration.nanoseconds(Int64(request.time &- min(previous, request.time)))
