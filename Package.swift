@@ -94,7 +94,10 @@ let package = Package(
         // recorded workloads turned into simulation traces.
         .target(
             name: "CacheSimulation",
-            dependencies: ["ImagePipeline", "Workloads", .product(name: "HeapModule", package: "swift-collections")], swiftSettings: strict),
+            dependencies: [
+                "ImagePipeline", "Workloads", .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ], swiftSettings: strict),
         // The bench: matrices, live replay, stress, reliability, the suite, gate, reports.
         .target(
             name: "Bench",

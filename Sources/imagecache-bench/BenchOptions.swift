@@ -61,7 +61,7 @@ let deviceCostsHelp = ArgumentHelp(
 
 /// `--network`, as every command that takes it explains it.
 let networkHelp = ArgumentHelp(
-    "The network the images come over (recorded traces): none, a preset (\(NetworkProfile.presets.map(\.name).joined(separator: ", "))) or rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2].",
+    "The network the images come over: none, a preset (\(NetworkProfile.presets.map(\.name).joined(separator: ", "))) or rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2].",
     discussion: "Each run keeps a clock: joins and landings follow from time, and each request is timed from its trace time to its image, p50/p95 by tier, on that network and this machine's decode and disk costs (docs/TIME.md).")
 
 struct CacheOptions: ParsableArguments {
@@ -112,6 +112,11 @@ struct CacheOptions: ParsableArguments {
         discussion: networkHelp.discussion, valueName: "none|preset|rtt=…,down=…|recorded"))
     var network = "none"
 
+    @Option(help: ArgumentHelp(
+        "With --network, when requests arrive: recorded (at their trace times) or back-to-back (each as soon as the app has a place for it, as replay --speed 0 sends them).",
+        valueName: "recorded|back-to-back"))
+    var arrivals = SimulationConfiguration.Arrivals.recorded.rawValue
+
     @Option(help: deviceCostsHelp) var deviceCosts: String?
 
     /// The options a pipeline file gives instead (`--pipeline`).
@@ -120,8 +125,9 @@ struct CacheOptions: ParsableArguments {
     ]
 
     func validate() throws {
-        try OptionCheck.givenOnce(["--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--warnings", "--device", "--network"])
+        try OptionCheck.givenOnce(["--policy", "--memory", "--disk", "--max-entry", "--disk-policy", "--keys", "--reaction", "--warnings", "--device", "--network", "--arrivals"])
         if network.lowercased() != SettingParsing.recordedNetwork { try OptionCheck.library { _ = try SettingParsing.network(network) } }
+        try OptionCheck.library { _ = try SettingParsing.arrivals(arrivals) }
         try OptionCheck.count(inFlight, "--in-flight", atLeast: 0, atMost: 10_000)
         try OptionCheck.count(stripes, "--stripes", atLeast: 1, atMost: 256)
     }
@@ -142,6 +148,7 @@ struct CacheOptions: ParsableArguments {
         settings.stripes = stripes
         settings.device = device
         settings.network = network
+        settings.arrivals = arrivals
         settings.deviceCosts = deviceCosts
         return settings
     }

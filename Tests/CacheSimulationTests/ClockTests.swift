@@ -65,6 +65,28 @@ struct NetworkLinkTests {
         #expect(staggered == [1: 1_800 * Self.ms, 2: 2_300 * Self.ms])
     }
 
+    @Test("a transfer ends when it would have, however many steps the clock took to get there")
+    func steps() {
+        let ms = Self.ms
+        let transfers: [(id: Int, host: Int32, bytes: Int, at: UInt64)] = [(1, 0, 300_000, 0), (2, 0, 100_000, 150 * ms), (3, 1, 50_000, 420 * ms)]
+        let whole = Self.run(Self.profile(), transfers)
+        var link = NetworkLink(Self.profile())
+        var ended: [Int: UInt64] = [:]
+        for transfer in transfers {
+            link.advance(to: transfer.at) { ended[$0] = $1 }
+            link.start(transfer.id, host: transfer.host, bytes: transfer.bytes, at: transfer.at)
+        }
+        var time = transfers.last!.at
+        while link.isBusy {
+            time += 7 * ms / 3
+            link.advance(to: time) { ended[$0] = $1 }
+        }
+        #expect(ended == whole && whole.count == 3)
+        // 1 flows alone from 300 ms and shares with 2 from 450 ms until 2 ends at 650, then ends
+        // alone before 3's first byte at 720 ms.
+        #expect(whole == [1: 700 * ms, 2: 650 * ms, 3: 770 * ms])
+    }
+
     @Test("a later transfer shares the downlink from its first byte, then runs alone")
     func overlap() {
         let ms = Self.ms

@@ -103,6 +103,27 @@ struct PlainTraceStreamTests {
         }
     }
 
+    @Test("on a clock, a streamed trace is timed as the trace read whole, its requests arriving at their times or back to back")
+    func sameTimes() throws {
+        let (oracleGeneral, _, folder) = try Self.files()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let whole = try Self.whole(oracleGeneral)
+        for arrivals in SimulationConfiguration.Arrivals.allCases {
+            for policy in [EvictionPolicyKind.lru, .sieve] {
+                var configuration = SimulationConfiguration(
+                    limits: CacheLimits(costLimit: 300_000), policy: policy, disk: .init(byteLimit: 2_000_000), inFlight: 6,
+                    network: RequestClockTests.network)
+                configuration.arrivals = arrivals
+                let stream = Self.stream(oracleGeneral, chunk: 777)
+                let streamed = CacheSimulator.run(stream.cursors(1)[0], configuration)
+                try stream.finished()
+                let expected = CacheSimulator.run(whole, configuration)
+                #expect(streamed == expected, "\(arrivals) \(policy)")
+                #expect(streamed.timeToImage?.overall.count == 20_000 && (streamed.timeToImage?.networkBytes ?? 0) > 0)
+            }
+        }
+    }
+
     @Test("several runs of one stream, on threads of their own, each see the whole trace")
     func severalRuns() async throws {
         let (oracleGeneral, _, folder) = try Self.files()

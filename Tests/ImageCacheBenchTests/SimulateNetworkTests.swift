@@ -34,13 +34,31 @@ struct SimulateNetworkTests {
         #expect(output.status == 2 && output.stderr.contains(message), "\(output.stderr)")
     }
 
-    @Test("a plain trace has nothing to time")
+    @Test("a plain trace on a network: every request timed, a repeat in flight joins its object; --objects has no bytes to time")
     func plain() async throws {
         let path = BenchProcess.temporaryFile("plain").path + ".csv"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try "1,100\n2,100\n1,100\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let output = try await BenchProcess.run(["simulate", path, "--network", "lte", "--no-files", "--columns", "key=1,size=2"])
-        #expect(output.status == 2 && output.stderr.contains("--network times recorded requests"), "\(output.stderr)")
+        try "0,1,100000\n0,2,100000\n0,1,100000\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let options = ["--columns", "time=1,key=2,size=3", "--memory", "10MB", "--no-bounds", "--json", "--no-files"]
+        let output = try await BenchProcess.run(["simulate", path, "--network", "lte"] + options)
+        #expect(output.status == 0, "\(output.stderr)")
+        let row = try #require(try BenchCommandsTests.json(output).simulations.first)
+        let time = try #require(row.result.timeToImage)
+        #expect(time.network == "lte" && time.overall.count == 3 && time.byTier["joined"]?.count == 1 && time.byTier["origin"]?.count == 2)
+        // LTE's 70 ms: two round trips to connect, one for the request.
+        #expect((time.byTier["origin"]?.p50 ?? 0) > 210 && time.networkBytes == 200_000 && row.result.hits == 1)
+        let backToBack = try await BenchProcess.run(["simulate", path, "--network", "lte", "--arrivals", "back-to-back", "--in-flight", "1"] + options)
+        #expect(backToBack.status == 0, "\(backToBack.stderr)")
+        #expect(try BenchCommandsTests.json(backToBack).simulations.first?.result.timeToImage?.byTier["memory"]?.count == 1)
+
+        for (extra, message) in [
+            (["--network", "lte", "--objects"], "--objects counts every object as size 1, with no bytes to carry"),
+            (["--arrivals", "back-to-back"], "--arrivals says when requests arrive on a clock"),
+            (["--network", "lte", "--arrivals", "sideways"], "--arrivals is recorded or back-to-back, not 'sideways'"),
+        ] {
+            let refused = try await BenchProcess.run(["simulate", path] + extra + options)
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(extra): \(refused.stderr)")
+        }
     }
 
     @Test("--network recorded is simulate's: a command with one network for every trace refuses it")

@@ -58,9 +58,6 @@ public struct SimulateJob: Sendable {
         if matrix.device != nil, let plain = loaded.first(where: { if case .plain = $0 { true } else { false } }) {
             throw UsageError("--device counts decoded images, which a recorded trace has and \(plain.name), a plain trace, does not")
         }
-        if matrix.network != nil, let plain = loaded.first(where: { if case .plain = $0 { true } else { false } }) {
-            throw UsageError("--network times recorded requests (hosts, decodes, what each miss does), which \(plain.name), a plain trace, does not have")
-        }
         if matrix.network != nil, observedOrder != nil {
             throw UsageError("--network times the simulator's own order; an observed order was a live run's, timed live by replay")
         }
@@ -85,6 +82,7 @@ public struct SimulateJob: Sendable {
             guard let pipeline else { return matrix.run(inputs) }
             var run = PipelineSimulation(pipeline: pipeline)
             (run.warnings, run.device, run.network, run.observedOrder, run.bounds) = (matrix.warnings, matrix.device, network, matrix.observedOrder, bounds)
+            (run.deviceCosts, run.arrivals) = (matrix.deviceCosts, matrix.arrivals)
             return run.run(inputs)
         }
         if let fitted {

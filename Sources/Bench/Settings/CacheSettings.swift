@@ -17,6 +17,8 @@ public struct CacheSettings: Sendable {
     public var stripes = 1
     public var device = "none"
     public var network = "none"
+    /// On a clock, when requests arrive (`SimulationConfiguration.Arrivals`).
+    public var arrivals = SimulationConfiguration.Arrivals.recorded.rawValue
     /// A device profile (`DeviceProfile`, `calibrate`'s) the clock takes its decode and disk costs from; nil: this machine's.
     public var deviceCosts: String?
 
@@ -48,6 +50,13 @@ public struct CacheSettings: Sendable {
         matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
         matrix.device = try SettingParsing.device(device)
         matrix.network = fitsRecordedNetwork && perTraceNetwork ? nil : try SettingParsing.network(network)
+        matrix.arrivals = try SettingParsing.arrivals(arrivals)
+        if matrix.arrivals != .recorded, matrix.network == nil, !fitsRecordedNetwork {
+            throw UsageError("--arrivals says when requests arrive on a clock, which only --network gives a run")
+        }
+        if objects, matrix.network != nil || fitsRecordedNetwork {
+            throw UsageError("--network carries each request's bytes over a link; --objects counts every object as size 1, with no bytes to carry")
+        }
         if let deviceCosts { matrix.deviceCosts = try DeviceProfile.read(deviceCosts).costs }
         guard case .fraction(let share) = try SettingParsing.size(maxEntry, option: "--max-entry"), share <= 1 else {
             throw UsageError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")

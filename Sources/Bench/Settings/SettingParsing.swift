@@ -64,6 +64,14 @@ public enum SettingParsing {
         do { return try NetworkProfile(parsing: text) } catch { throw UsageError("--network: \(error.description)") }
     }
 
+    /// When requests arrive on a clock: `recorded` or `back-to-back`.
+    public static func arrivals(_ text: String) throws -> SimulationConfiguration.Arrivals {
+        guard let arrivals = SimulationConfiguration.Arrivals(rawValue: text.lowercased()) else {
+            throw UsageError("--arrivals is \(SimulationConfiguration.Arrivals.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
+        }
+        return arrivals
+    }
+
     public static func policies(_ text: String) throws -> [EvictionPolicyKind] {
         if text.lowercased() == "all" { return EvictionPolicyKind.allCases }
         return try list(text, option: "--policy").map {

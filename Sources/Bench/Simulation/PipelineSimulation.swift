@@ -11,6 +11,9 @@ public struct PipelineSimulation: Sendable {
     public var warnings: SimulationConfiguration.WarningSource = .trace
     public var device: DeviceModel?
     public var network: NetworkProfile?
+    /// On the clock: what decodes and disk reads take, and when requests arrive.
+    public var deviceCosts = DeviceCosts.thisMachine
+    public var arrivals = SimulationConfiguration.Arrivals.recorded
     /// Run in the order a live replay took its decisions (one recorded trace).
     public var observedOrder: ObservedOrder?
     public var bounds = true
@@ -23,6 +26,8 @@ public struct PipelineSimulation: Sendable {
         configuration.warnings = warnings
         configuration.device = device
         configuration.network = network
+        configuration.deviceCosts = deviceCosts
+        configuration.arrivals = arrivals
         return configuration
     }
 

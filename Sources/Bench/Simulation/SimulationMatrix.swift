@@ -21,10 +21,12 @@ public struct SimulationMatrix: Sendable {
     public var stripes = CacheStripes.single
     /// The phone the app runs on (recorded traces); nil for none.
     public var device: DeviceModel?
-    /// With a network, each run times its requests (recorded traces; `SimulationResult.timeToImage`).
+    /// With a network, each run times its requests (`SimulationResult.timeToImage`).
     public var network: NetworkProfile?
     /// What decodes and disk reads take on the clock.
     public var deviceCosts = DeviceCosts.thisMachine
+    /// On the clock, when requests arrive.
+    public var arrivals = SimulationConfiguration.Arrivals.recorded
     /// Run in the order a live replay took its decisions (one recorded trace), instead of
     /// trace order (`CacheSimulator.answers(_:_:observed:)`).
     public var observedOrder: ObservedOrder?
@@ -142,6 +144,7 @@ public struct SimulationMatrix: Sendable {
                 disk: diskBytes.map { .init(byteLimit: $0, policy: diskPolicy) }, honoursInvalidations: honoursInvalidations,
                 inFlight: inFlight, stripes: stripes, device: device, network: network)
             configuration.deviceCosts = deviceCosts
+            configuration.arrivals = arrivals
             let start = ContinuousClock.now
             let result: SimulationResult
             if inputs[cell.trace].stream != nil {

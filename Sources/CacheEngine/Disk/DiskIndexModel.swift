@@ -21,6 +21,9 @@ package struct DiskIndexModel {
 
     package func contains(_ slot: Slot) -> Bool { recency.contains(slot) }
 
+    /// A hint that `slot` is about to be looked up (`EvictionPolicy.prefetch`).
+    package func prefetch(_ slot: Slot) { recency.prefetch(slot) }
+
     package mutating func recordAccess(_ slot: Slot) { recency.recordHit(slot) { _ in } }  // LRU never evicts on a hit
 
     /// Adds an entry (evicting nothing: that is `trim`'s job). An entry already

@@ -38,7 +38,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// The phone the app runs on (detailed traces): its footprint brings warnings and ends
     /// the app past the limit (`DeviceFootprint`); nil for a phone with memory to spare.
     public var device: DeviceModel?
-    /// With a network, the run keeps a clock (detailed traces): joins and landings follow from
+    /// With a network, the run keeps a clock: joins and landings follow from
     /// time, and every request is timed (`SimulationResult.timeToImage`): transfers on this
     /// network, decodes and disk reads at `deviceCosts`.
     public var network: NetworkProfile?
@@ -243,7 +243,7 @@ public enum CacheSimulator {
                 state.prefetch(keys[min(index &+ prefetchDistance, last)])
                 state.prefetchEntry(keys[min(index &+ entryPrefetchDistance, last)])
                 state.beforeRequest(first &+ index, now: times[index])
-                state.plainRequest(key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
+                state.plainRequest(first &+ index, key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
             }
         }
     }

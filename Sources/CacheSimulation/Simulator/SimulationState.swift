@@ -3,7 +3,8 @@ import ImagePipeline
 
 /// One simulation run, in its parts: the tiers, the accounting of its requests, what is in
 /// flight, the memory warnings and the device. `plainRequest` is the hot loop of synthetic
-/// and libCacheSim traces; `detailedRequest` takes a recorded request as `ImagePipeline` does,
+/// and libCacheSim traces (on a clock, `plainMissOnClock` takes its misses); `detailedRequest`
+/// takes a recorded request as `ImagePipeline` does,
 /// and `observed` (ObservedOrder.swift) takes a live replay's decisions one by one; both count
 /// through the same `RequestAccounting`.
 struct SimulationState<Policy: EvictionPolicy> {
@@ -14,8 +15,8 @@ struct SimulationState<Policy: EvictionPolicy> {
     var inFlight: InFlight
     var warnings: WarningAccount
     var device: DeviceSession
-    /// With a network: the in-flight model on a clock, which times each detailed request and
-    /// decides joins and landings by time (`RequestClock`) in place of `inFlight`'s windows.
+    /// With a network: the in-flight model on a clock, which times each request and decides
+    /// joins and landings by time (`RequestClock`) in place of `inFlight`'s windows.
     var clock: RequestClock?
     /// The trace's next event.
     var nextEvent = 0
@@ -37,7 +38,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         self.configuration = configuration
         tiers = SimulatedTiers(trace: trace, configuration: configuration, policy: policy)
         accounting = RequestAccounting(result: SimulationResult(policy: configuration.policy.description), pictures: trace.contentCount)
-        let clocked = trace.hasDetails && configuration.network != nil
+        let clocked = configuration.network != nil
         let window = InFlightWindow(capacity: trace.hasDetails && !clocked ? max(configuration.inFlight, 1) : 1, keys: trace.keyCount)
         inFlight = InFlight(
             window: window, downloads: DownloadWindow(originals: window.capacity > 1 ? trace.diskKeyCount : 0),
@@ -71,26 +72,71 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// the hint below, so the state is used where it lies: borrowed from the loop's
     /// closures, it was copied whole.
     @inline(__always)
-    mutating func prefetch(_ key: TraceKey) { tiers.memory.prefetch(key) }
+    mutating func prefetch(_ key: TraceKey) {
+        tiers.memory.prefetch(key)
+        clock?.prefetch(key)
+    }
 
     /// A second hint, nearer the request: the policy's metadata for the key.
     @inline(__always)
-    mutating func prefetchEntry(_ key: TraceKey) { tiers.memory.prefetchEntry(key) }
+    mutating func prefetchEntry(_ key: TraceKey) {
+        tiers.memory.prefetchEntry(key)
+        // A plain trace's disk entry has its key's number: a memory miss looks there next.
+        tiers.disk?.prefetch(key)
+    }
 
+    /// A plain request (numbered `index` in the whole trace): memory, then the disk, then the
+    /// origin, the object stored where the plan says; on a clock, when it is ready.
     @inline(__always)
-    mutating func plainRequest(key: TraceKey, cost: Int, size: Int, now: UInt64) {
+    mutating func plainRequest(_ index: Int, key: TraceKey, cost: Int, size: Int, now arrival: UInt64) {
+        let now = clock == nil ? arrival : start(index, at: arrival)
         accounting.bytesRequested &+= size
         if tiers.memory.lookup(key, now: now) {
             accounting.hits &+= 1
             accounting.byteHits &+= size
+            clock?.memoryHit()
             return
         }
+        guard clock == nil else { return plainMissOnClock(index, key: key, cost: cost, size: size, now: now) }
+        let source = plainSource(key, size: size)
+        storePlain(key, cost: cost, size: size, after: source, now: now)
+    }
+
+    /// A plain memory miss on the clock: it joins the object in flight, or reads it from disk
+    /// or downloads it, then decodes it. A plain trace has bytes, not pictures: the decode is
+    /// its fixed part and its parts per encoded byte (the size) and per decoded byte (the cost).
+    @inline(never)
+    mutating func plainMissOnClock(_ index: Int, key: TraceKey, cost: Int, size: Int, now: UInt64) {
+        if configuration.coalescing == .perWaiter, clock!.join(key) != nil {
+            accounting.hits &+= 1
+            accounting.byteHits &+= size
+            return
+        }
+        let source = plainSource(key, size: size)
+        let landing = Landing(index: index, key: key, cost: cost, size: size, now: now, source: source, fate: .answered, held: (-1, -1))
+        if source == .origin {
+            _ = clock!.download(landing, original: -1, host: 0, bytes: size, work: .none, storesOriginal: false)
+        } else {
+            clock!.read(landing, bytes: size, work: .none)
+        }
+    }
+
+    /// Where a plain memory miss is answered: the disk, when it holds the key, or the origin.
+    @inline(__always)
+    mutating func plainSource(_ key: TraceKey, size: Int) -> TierPlan.Source {
         let source: TierPlan.Source = tiers.readDisk(key) ? .diskOriginal : .origin
         if source == .diskOriginal {
             accounting.result.diskHits += 1
             accounting.result.diskByteHits += size
         }
         noteRefetch(key, size: size, fromOrigin: source == .origin)
+        return source
+    }
+
+    /// A plain trace has one object per key: what a miss brings is stored on disk and in
+    /// memory as the plan says for where it came from.
+    @inline(__always)
+    mutating func storePlain(_ key: TraceKey, cost: Int, size: Int, after source: TierPlan.Source, now: UInt64) {
         let stores = tiers.plan.stores(after: source)
         if stores.contains(.diskOriginal) { tiers.storeOnDisk(key, bytes: size) }
         if stores.contains(.memory) { insertInMemory(key, cost: cost, missCost: size, now: now) }
@@ -194,6 +240,9 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// Stores the decoded thumbnail where the plan says (the original went to disk with the download).
     @inline(__always)
     mutating func land(_ landing: Landing) {
+        guard trace.hasDetails else {
+            return storePlain(landing.key, cost: landing.cost, size: landing.size, after: landing.source, now: landing.now)
+        }
         // Its image is decoded beside what memory holds and the other images in flight.
         let inFlightCost = clock?.pendingCost ?? inFlight.window.pendingCost
         let verdict = device.footprint?.decoded(held: tiers.memory.totalCost, decoding: landing.cost &+ inFlightCost) ?? .none
@@ -315,6 +364,7 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// The keys a streamed trace's next chunk names for the first time.
     mutating func admit(_ fingerprints: [UInt64]) {
         tiers.memory.admit(fingerprints, stripes: configuration.stripes)
+        clock?.admit(fingerprints.count)
         warnings.admit(fingerprints.count)
     }
 

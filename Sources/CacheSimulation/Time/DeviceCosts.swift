@@ -47,6 +47,7 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     /// This machine's figures (2-core VM), said as such wherever they are used.
     public static let thisMachine = DeviceCosts()
 
+    @inline(__always)
     func decodeNanoseconds(encodedBytes: Int, decodedBytes: Int, work: DecodeWork = .none) -> UInt64 {
         UInt64(decodeFixedNanoseconds + (work.throughLibvips ? decodeLibvipsFixedNanoseconds : 0)
                + decodeNanosecondsPerEncodedByte * Double(encodedBytes) + decodeNanosecondsPerDecodedByte * Double(decodedBytes)

@@ -1,3 +1,5 @@
+import DequeModule
+
 /// Transfers over one downlink on the simulator's clock (nanoseconds): each waits for a
 /// connection to its host, a handshake when the connection is new (TCP and TLS 1.3, two round
 /// trips), a round trip for its request, then shares the downlink equally with every transfer
@@ -13,6 +15,12 @@ struct NetworkLink {
     /// What one connection carries at most under loss, bytes a nanosecond (`NetworkProfile`'s).
     let perConnection: Double
     private(set) var now: UInt64 = 0
+    /// When the flowing transfers' `remaining` bytes were last brought up to date; at most `now`.
+    private var settled: UInt64 = 0
+    /// Each flowing transfer's rate since `settled`, bytes a nanosecond.
+    private var rate = 0.0
+    /// When a transfer next starts to flow or ends; nil when the transfers changed since.
+    private var nextChange: UInt64?
     /// Transfers with a connection: their bytes flow from `flowsFrom`.
     private var active: [Transfer] = []
     /// By host id: its connections and the transfers waiting for one, oldest first.
@@ -35,7 +43,7 @@ struct NetworkLink {
     private struct Host {
         /// HTTP/1.1: when each idle connection was last used, most recent last.
         var idleSince: [UInt64] = []
-        var queued: [Transfer] = []
+        var queued = Deque<Transfer>()
         /// HTTP/2: when the one connection's handshake ends (nil: none yet), and when its last transfer ended.
         var readyAt: UInt64?
         var lastEnded: UInt64 = 0
@@ -82,6 +90,8 @@ struct NetworkLink {
 
     /// On a connection from `ready`: its request goes out and the first byte is back a round trip later.
     private mutating func connect(_ transfer: Transfer, at ready: UInt64) {
+        if active.isEmpty { settled = now }
+        nextChange = nil
         var transfer = transfer
         transfer.flowsFrom = ready + roundTrip(of: transfer.host)
         active.append(transfer)
@@ -103,21 +113,20 @@ struct NetworkLink {
             return
         }
         while now < time {
-            let flowing = active.count { $0.flowsFrom <= now }
-            let rate = flowing == 0 ? 0 : min(capacity / Double(flowing), perConnection)
-            var next = time
-            for transfer in active {
-                if transfer.flowsFrom > now {
-                    next = min(next, transfer.flowsFrom)
-                } else if rate > 0 {
-                    next = min(next, now + UInt64((transfer.remaining / rate).rounded(.up)))
-                }
+            // Between changes every flowing transfer keeps its rate, so an advance short of the
+            // next change only moves the clock: the bytes are settled when the change comes.
+            let change = nextChange ?? settle()
+            guard change <= time else {
+                now = time
+                return
             }
-            let elapsed = Double(next - now)
-            for index in active.indices where active[index].flowsFrom <= now {
+            let elapsed = Double(change - settled)
+            for index in active.indices where active[index].flowsFrom <= settled {
                 active[index].remaining -= rate * elapsed
             }
-            now = next
+            now = change
+            settled = change
+            nextChange = nil
             // Ends, in the order the transfers were asked for (a tie ends in asking order).
             var index = 0, ended = false
             while index < active.count {
@@ -133,8 +142,26 @@ struct NetworkLink {
         }
     }
 
+    /// The rate of each flowing transfer from `settled`, and when the next one starts to flow
+    /// or ends: returns that time.
+    private mutating func settle() -> UInt64 {
+        let flowing = active.count { $0.flowsFrom <= settled }
+        rate = flowing == 0 ? 0 : min(capacity / Double(flowing), perConnection)
+        var next = UInt64.max
+        for transfer in active {
+            if transfer.flowsFrom > settled {
+                next = min(next, transfer.flowsFrom)
+            } else if rate > 0 {
+                next = min(next, settled + UInt64((transfer.remaining / rate).rounded(.up)))
+            }
+        }
+        nextChange = next
+        return next
+    }
+
     /// The app's process ended: its connections close and its transfers stop, unfinished.
     mutating func processEnded() {
+        nextChange = nil
         active.removeAll()
         hosts.removeAll()
     }

@@ -1,4 +1,5 @@
 import HeapModule
+@_spi(Simulation) import CacheEngine
 import ImagePipeline
 
 /// With a network, the in-flight model on the simulator's clock: what is in flight, and when
@@ -46,6 +47,9 @@ struct RequestClock {
     private var downloadByOriginal: [Int32]
     /// Thumbnails whose ready time is known, soonest first.
     private var ready = Heap<Ready>()
+    /// The requests that joined flights, each with when it was asked for and the one that
+    /// joined the same flight before it.
+    private var joins = Slab<Join>()
     /// Originals whose transfer ended and which go to disk, by the request that asked first.
     private var originalsLanded: [(index: Int, at: UInt64)] = []
     private var originalsTaken = 0
@@ -58,12 +62,22 @@ struct RequestClock {
         let arrival: UInt64
         let decode: UInt64
         let tier: TimeToImage.Tier
-        /// The requests that joined it, and when each was asked for.
-        var joined: [(index: Int, arrival: UInt64)] = []
+        /// The last request that joined it (in `joins`), or -1: kept apart, so a flight is
+        /// plain data and moves without counting references.
+        var lastJoin: Int32 = -1
+    }
+
+    private struct Join {
+        let index: Int
+        let arrival: UInt64
+        let previous: Int32
     }
 
     private struct Download {
-        var flights: [Int32] = []
+        /// The flight that asked for it, and those that share it (kept apart so a download
+        /// nobody shares allocates nothing).
+        let first: Int32
+        var sharing: [Int32] = []
         var original: TraceKey = -1
         /// The request whose original goes to disk when the transfer ends; -1: none does.
         var storesFor = -1
@@ -99,6 +113,17 @@ struct RequestClock {
         downloadByOriginal = coalesces ? Array(repeating: -1, count: diskKeys) : []
     }
 
+    /// A hint that `key` comes soon: where its flight is noted, for `join`.
+    @inline(__always)
+    func prefetch(_ key: TraceKey) {
+        if coalesces { flightByKey.prefetch(Int(key)) }
+    }
+
+    /// A streamed trace's next chunk names `count` keys for the first time.
+    mutating func admit(_ count: Int) {
+        if coalesces { flightByKey += repeatElement(-1, count: count) }
+    }
+
     /// Whether the next request must wait for something to land first.
     var isFull: Bool { limit > 0 && occupied >= limit }
 
@@ -118,7 +143,7 @@ struct RequestClock {
     /// A memory miss for `key` joins its thumbnail in flight, when there is one: the picture it will show.
     mutating func join(_ key: TraceKey) -> (content: Int32, url: Int32)? {
         guard coalesces, case let flight = flightByKey[Int(key)], flight >= 0 else { return nil }
-        flights[flight].joined.append((current, arrival))
+        flights[flight].lastJoin = joins.insert(Join(index: current, arrival: arrival, previous: flights[flight].lastJoin))
         flights[flight].landing.joiners += 1
         occupied += 1
         return flights[flight].landing.held
@@ -137,11 +162,10 @@ struct RequestClock {
         let decode = costs.decodeNanoseconds(encodedBytes: bytes, decodedBytes: landing.cost, work: work)
         let flight = add(Flight(landing: landing, arrival: arrival, decode: decode, tier: .origin))
         if coalesces, original >= 0, case let shared = downloadByOriginal[Int(original)], shared >= 0 {
-            downloads[shared].flights.append(flight)
+            downloads[shared].sharing.append(flight)
             return true
         }
-        var download = Download()
-        download.flights.append(flight)
+        var download = Download(first: flight)
         download.original = coalesces ? original : -1
         download.storesFor = storesOriginal && original >= 0 ? landing.index : -1
         let id = downloads.insert(download)
@@ -192,6 +216,7 @@ struct RequestClock {
     mutating func processEnded() {
         link.processEnded()
         flights.removeAll()
+        joins.removeAll()
         downloads.removeAll()
         ready = Heap()
         originalsLanded.removeAll()
@@ -230,15 +255,21 @@ struct RequestClock {
         let download = downloads.remove(Int32(id))
         if download.original >= 0 { downloadByOriginal[Int(download.original)] = -1 }
         if download.storesFor >= 0 { originalsLanded.append((download.storesFor, time)) }
-        for flight in download.flights { schedule(flight, decodableFrom: time) }
+        schedule(download.first, decodableFrom: time)
+        for flight in download.sharing { schedule(flight, decodableFrom: time) }
     }
 
     /// The flight's thumbnail is ready at `time`: its requests and their joiners are timed.
     private mutating func landed(_ place: Int32, at time: UInt64) -> Landing {
         var flight = flights.remove(place)
         times.record(flight.tier, time - flight.arrival, request: flight.landing.index)
-        for joiner in flight.joined { times.record(.joined, time - joiner.arrival, request: joiner.index) }
-        occupied -= 1 + flight.joined.count
+        var join = flight.lastJoin
+        while join >= 0 {
+            let joiner = joins.remove(join)
+            times.record(.joined, time - joiner.arrival, request: joiner.index)
+            join = joiner.previous
+        }
+        occupied -= 1 + flight.landing.joiners
         pendingCost -= flight.landing.cost
         if coalesces, flightByKey[Int(flight.landing.key)] == place { flightByKey[Int(flight.landing.key)] = -1 }
         flight.landing.now = time
