@@ -1,4 +1,5 @@
-import Bench
+@testable import Bench
+import CacheSimulation
 import Foundation
 import Testing
 
@@ -59,6 +60,27 @@ struct SimulateNetworkTests {
             let refused = try await BenchProcess.run(["simulate", path] + extra + options)
             #expect(refused.status == 2 && refused.stderr.contains(message), "\(extra): \(refused.stderr)")
         }
+    }
+
+    @Test("a pipeline file on a network takes the run's device costs and arrivals, as a matrix does")
+    func pipelineEnvironment() async throws {
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let costs = BenchProcess.temporaryFile("costs").path + ".json"
+        defer { try? FileManager.default.removeItem(atPath: costs) }
+        var slow = DeviceCosts.thisMachine
+        slow.decodeFixedNanoseconds = 50_000_000
+        try DeviceProfile(costs: slow, source: "test").write(to: costs)
+        let pipeline = CraftedTrace.datasets.deletingLastPathComponent().appendingPathComponent("presets/fixed.yaml").path
+        func origin(_ extra: [String]) async throws -> TimeToImage.Percentiles? {
+            let output = try await BenchProcess.run(["simulate", trace, "--pipeline", pipeline, "--network", "lte", "--no-bounds", "--json", "--no-files"] + extra)
+            #expect(output.status == 0, "\(output.stderr)")
+            return try BenchCommandsTests.json(output).simulations.first?.result.timeToImage?.byTier["origin"]
+        }
+        let defaults = try #require(try await origin([])), slower = try #require(try await origin(["--device-costs", costs]))
+        // Every origin answer decodes once: 50 ms more each, at least, with two decodes at a time.
+        #expect(slower.p50 >= defaults.p50 + 50)
+        let backToBack = try #require(try await origin(["--arrivals", "back-to-back"]))
+        #expect(backToBack != defaults)
     }
 
     @Test("--network recorded is simulate's: a command with one network for every trace refuses it")
