@@ -76,7 +76,10 @@ struct NetworkLink {
             hosts[index].readyAt = ready
             connect(transfer, at: max(time, ready))
         case .perHost(let limit):
-            hosts[index].idleSince.removeAll { time - $0 > Self.idleTimeout }
+            // Oldest first: only a host whose oldest idle connection timed out has any to close.
+            if let oldest = hosts[index].idleSince.first, time - oldest > Self.idleTimeout {
+                hosts[index].idleSince.removeAll { time - $0 > Self.idleTimeout }
+            }
             let open = active.count(where: { $0.host == host }) < limit
             if connected != true, hosts[index].idleSince.popLast() != nil {
                 connect(transfer, at: time)

@@ -41,7 +41,8 @@ struct RequestClock {
     private var flights = Slab<Flight>()
     /// Per memory key, its thumbnail in flight (-1: none), when misses join.
     private var flightByKey: [Int32]
-    /// Transfers on the link, by their id.
+    /// Transfers on the link that others share or that store an original, by their id (one that
+    /// does neither is named on the link by its flight, `download`).
     private var downloads = Slab<Download>()
     /// Per original's disk key, its transfer (-1: none), when misses share one.
     private var downloadByOriginal: [Int32]
@@ -168,6 +169,12 @@ struct RequestClock {
         var download = Download(first: flight)
         download.original = coalesces ? original : -1
         download.storesFor = storesOriginal && original >= 0 ? landing.index : -1
+        guard download.original >= 0 || download.storesFor >= 0 else {
+            // Nothing else can share it and nothing lands with it but its flight's thumbnail:
+            // the transfer is named by its flight (a negative id) and needs no record.
+            link.start(-1 - Int(flight), host: host, bytes: bytes, at: max(now, link.now))
+            return false
+        }
         let id = downloads.insert(download)
         if download.original >= 0 { downloadByOriginal[Int(original)] = id }
         link.start(Int(id), host: host, bytes: bytes, at: max(now, link.now))
@@ -252,6 +259,7 @@ struct RequestClock {
     }
 
     private mutating func transferEnded(_ id: Int, at time: UInt64) {
+        guard id >= 0 else { return schedule(Int32(-1 - id), decodableFrom: time) }
         let download = downloads.remove(Int32(id))
         if download.original >= 0 { downloadByOriginal[Int(download.original)] = -1 }
         if download.storesFor >= 0 { originalsLanded.append((download.storesFor, time)) }
