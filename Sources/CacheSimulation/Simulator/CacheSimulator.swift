@@ -239,11 +239,22 @@ public enum CacheSimulator {
             // `prefetchDistance` requests early and, once that has arrived, for its
             // policy metadata, so the loading overlaps the work between.
             let last = keys.count - 1
+            guard state.clock != nil else {
+                for index in 0..<keys.count {
+                    state.prefetch(keys[min(index &+ prefetchDistance, last)])
+                    state.prefetchEntry(keys[min(index &+ entryPrefetchDistance, last)])
+                    state.beforeRequest(first &+ index, now: times[index])
+                    state.plainRequest(key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
+                }
+                return
+            }
+            // On a clock the same steps, each request started and timed by it.
             for index in 0..<keys.count {
                 state.prefetch(keys[min(index &+ prefetchDistance, last)])
+                state.prefetchFlight(keys[min(index &+ prefetchDistance, last)])
                 state.prefetchEntry(keys[min(index &+ entryPrefetchDistance, last)])
                 state.beforeRequest(first &+ index, now: times[index])
-                state.plainRequest(first &+ index, key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
+                state.plainRequestOnClock(first &+ index, key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
             }
         }
     }

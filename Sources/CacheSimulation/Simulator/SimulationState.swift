@@ -72,10 +72,11 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// the hint below, so the state is used where it lies: borrowed from the loop's
     /// closures, it was copied whole.
     @inline(__always)
-    mutating func prefetch(_ key: TraceKey) {
-        tiers.memory.prefetch(key)
-        clock?.prefetch(key)
-    }
+    mutating func prefetch(_ key: TraceKey) { tiers.memory.prefetch(key) }
+
+    /// On a clock, the same first hint for where the key's flight is noted.
+    @inline(__always)
+    mutating func prefetchFlight(_ key: TraceKey) { clock?.prefetch(key) }
 
     /// A second hint, nearer the request: the policy's metadata for the key.
     @inline(__always)
@@ -85,21 +86,33 @@ struct SimulationState<Policy: EvictionPolicy> {
         tiers.disk?.prefetch(key)
     }
 
-    /// A plain request (numbered `index` in the whole trace): memory, then the disk, then the
-    /// origin, the object stored where the plan says; on a clock, when it is ready.
+    /// A plain request, untimed: memory, then the disk, then the origin, the object stored
+    /// where the plan says.
     @inline(__always)
-    mutating func plainRequest(_ index: Int, key: TraceKey, cost: Int, size: Int, now arrival: UInt64) {
-        let now = clock == nil ? arrival : start(index, at: arrival)
+    mutating func plainRequest(key: TraceKey, cost: Int, size: Int, now: UInt64) {
         accounting.bytesRequested &+= size
         if tiers.memory.lookup(key, now: now) {
             accounting.hits &+= 1
             accounting.byteHits &+= size
-            clock?.memoryHit()
             return
         }
-        guard clock == nil else { return plainMissOnClock(index, key: key, cost: cost, size: size, now: now) }
         let source = plainSource(key, size: size)
         storePlain(key, cost: cost, size: size, after: source, now: now)
+    }
+
+    /// A plain request (numbered `index` in the whole trace) on the clock: it starts when the
+    /// app has a place; a memory hit takes no time, a miss goes on as `plainMissOnClock` says.
+    @inline(__always)
+    mutating func plainRequestOnClock(_ index: Int, key: TraceKey, cost: Int, size: Int, now arrival: UInt64) {
+        let now = start(index, at: arrival)
+        accounting.bytesRequested &+= size
+        if tiers.memory.lookup(key, now: now) {
+            accounting.hits &+= 1
+            accounting.byteHits &+= size
+            clock!.memoryHit()
+            return
+        }
+        plainMissOnClock(index, key: key, cost: cost, size: size, now: now)
     }
 
     /// A plain memory miss on the clock: it joins the object in flight, or reads it from disk
