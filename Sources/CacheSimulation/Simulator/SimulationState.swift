@@ -3,7 +3,7 @@ import ImagePipeline
 
 /// One simulation run, in its parts: the tiers, the accounting of its requests, what is in
 /// flight, the memory warnings and the device. `plainRequest` is the hot loop of synthetic
-/// and libCacheSim traces (on a clock, `plainMissOnClock` takes its misses); `detailedRequest`
+/// and libCacheSim traces (on a clock, `plainRequestOnClock`); `detailedRequest`
 /// takes a recorded request as `ImagePipeline` does,
 /// and `observed` (ObservedOrder.swift) takes a live replay's decisions one by one; both count
 /// through the same `RequestAccounting`.
