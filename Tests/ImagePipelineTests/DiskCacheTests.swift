@@ -17,6 +17,17 @@ struct DiskCacheTests {
                                    sync: sync, fileSystem: files, logger: logger))
     }
 
+    /// Opens the directory again after the cache before let it go. Its lock can outlive its
+    /// close for a moment: a `flock` stays held while any copy of the descriptor is open, and a
+    /// child that another test is spawning holds copies from its fork until its exec, which on
+    /// a loaded machine can take a while. So a reopen that finds it locked looks again.
+    func reopen(byteLimit: Int = 1 << 20) throws -> DiskCache {
+        for _ in 0..<3_000 {
+            do { return try open(byteLimit: byteLimit) } catch DiskCacheError.locked { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        return try open(byteLimit: byteLimit)
+    }
+
     func payload(_ seed: Int, _ count: Int = 1_000) -> Data {
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed &* 7) })
     }
@@ -83,7 +94,7 @@ struct DiskCacheTests {
             for index in 0..<6 { cache.store(payload(index), for: "k\(index)") }
             #expect(FileManager.default.createFile(atPath: directory + "/\(DiskFileName.of("x")).99.tmp", contents: Data([1, 2])))
         }
-        let reopened = try open(byteLimit: 6 * entrySize("k0"))
+        let reopened = try reopen(byteLimit: 6 * entrySize("k0"))
         #expect(reopened.count == 6)
         #expect(reopened.totalBytes == 6 * entrySize("k0"))
         #expect(!files().contains { $0.hasSuffix(".tmp") })  // a crash's leftover is swept
@@ -104,7 +115,7 @@ struct DiskCacheTests {
         }
         #expect(FileManager.default.fileExists(atPath: directory + "/.recency"))
         do {
-            let reopened = try open(byteLimit: 6 * entrySize("k0"))
+            let reopened = try reopen(byteLimit: 6 * entrySize("k0"))
             reopened.store(payload(9), for: "k9")
             reopened.flushMaintenance()  // down to 70%: the three least recent go
             #expect(reopened.data(for: "k0") == payload(0))
@@ -112,7 +123,7 @@ struct DiskCacheTests {
         }
         // A crash writes no order: the saved one was used up when it was read, so write order rules.
         try FileManager.default.removeItem(atPath: directory + "/.recency")
-        let afterCrash = try open(byteLimit: 4 * entrySize("k0"))
+        let afterCrash = try reopen(byteLimit: 4 * entrySize("k0"))
         afterCrash.store(payload(8), for: "k8")
         afterCrash.flushMaintenance()
         #expect(afterCrash.data(for: "k4") == nil)
@@ -223,7 +234,7 @@ struct DiskCacheTests {
         }
         let badPath = directory + "/" + DiskFileName.of("bad")
         try Data(contentsOf: URL(fileURLWithPath: badPath)).dropLast(5).write(to: URL(fileURLWithPath: badPath))
-        let reopened = try open()
+        let reopened = try reopen()
         #expect(reopened.count == 1)
         #expect(reopened.statistics.corruptions == 1)
         #expect(reopened.data(for: "good") == payload(1))
