@@ -50,7 +50,10 @@ struct SimulateNetworkTests {
         #expect((time.byTier["origin"]?.p50 ?? 0) > 210 && time.networkBytes == 200_000 && row.result.hits == 1)
         let backToBack = try await BenchProcess.run(["simulate", path, "--network", "lte", "--arrivals", "back-to-back", "--in-flight", "1"] + options)
         #expect(backToBack.status == 0, "\(backToBack.stderr)")
-        #expect(try BenchCommandsTests.json(backToBack).simulations.first?.result.timeToImage?.byTier["memory"]?.count == 1)
+        let backToBackTime = try BenchCommandsTests.json(backToBack).simulations.first?.result.timeToImage
+        #expect(backToBackTime?.byTier["memory"]?.count == 1 && backToBackTime?.arrivals == "back-to-back" && time.arrivals == nil)
+        let table = try await BenchProcess.run(["simulate", path, "--network", "lte", "--arrivals", "back-to-back", "--columns", "time=1,key=2,size=3", "--no-bounds", "--no-files"])
+        #expect(table.stdout.contains("lte, back-to-back"), "\(table.stdout)")
 
         for (extra, message) in [
             (["--network", "lte", "--objects"], "--objects counts every object as size 1, with no bytes to carry"),

@@ -13,7 +13,8 @@ extension ReportTables {
             guard let time = row.result.timeToImage else { continue }
             func p95(_ tier: TimeToImage.Tier) -> String { time.byTier[tier.rawValue].map { number($0.p95, 1, style) } ?? "" }
             table.append([
-                row.trace, row.keyStrategy, row.policy, size(row.memoryBytes, style), size(row.diskBytes, style), time.network,
+                row.trace, row.keyStrategy, row.policy, size(row.memoryBytes, style), size(row.diskBytes, style),
+                time.network + (time.arrivals.map { ", \($0)" } ?? ""),
                 number(time.overall.p50, 1, style), number(time.overall.p90, 1, style), number(time.overall.p95, 1, style),
                 number(time.overall.p99, 1, style), p95(.disk), p95(.origin), p95(.joined), megabytes(time.networkBytes, style),
             ])

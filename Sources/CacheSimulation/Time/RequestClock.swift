@@ -236,7 +236,7 @@ struct RequestClock {
 
     /// The end of the run, with nothing left in flight.
     func finish() -> TimeToImage {
-        times.summary(network: link.profile, networkBytes: link.bytesCarried)
+        times.summary(network: link.profile, networkBytes: link.bytesCarried, backToBack: backToBack)
     }
 
     /// Keeps each of the trace's `requests`' times, for `timesByRequest`.

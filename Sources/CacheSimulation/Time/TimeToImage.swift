@@ -18,6 +18,9 @@ public struct TimeToImage: Sendable, Codable, Equatable {
     /// Requests whose image was still loading when the app's process ended (a relaunch, the
     /// next session): never shown, so not among the times.
     public var neverShown: Int
+    /// "back-to-back" when the requests arrived as soon as the app had a place for them
+    /// (`SimulationConfiguration.Arrivals`); nil at their trace times.
+    public var arrivals: String? = nil
 
     public struct Percentiles: Sendable, Codable, Equatable {
         public var count: Int
@@ -72,7 +75,7 @@ struct TimeToImageRecorder {
         if !byRequest.isEmpty { byRequest[request] = microseconds }
     }
 
-    func summary(network: NetworkProfile, networkBytes: Int) -> TimeToImage {
+    func summary(network: NetworkProfile, networkBytes: Int, backToBack: Bool) -> TimeToImage {
         var tiers: [String: TimeToImage.Percentiles] = [:]
         for (tier, times) in zip(TimeToImage.Tier.allCases, byTier) where !times.isEmpty {
             tiers[tier.rawValue] = .init(sorted: Self.sorted(times))
@@ -81,9 +84,11 @@ struct TimeToImageRecorder {
         all.reserveCapacity(byTier.reduce(0) { $0 + $1.count })
         for times in byTier { all += times }
         let overall = TimeToImage.Percentiles(sorted: Self.sorted(all))
-        return TimeToImage(
+        var time = TimeToImage(
             network: network.name, networkDetails: network.description, overall: overall, byTier: tiers, networkBytes: networkBytes,
             neverShown: neverShown)
+        if backToBack { time.arrivals = SimulationConfiguration.Arrivals.backToBack.rawValue }
+        return time
     }
 
     /// `times` in order: a run of millions (a plain trace's) in two passes of 16 bits, a few
