@@ -51,7 +51,7 @@ struct NetworkLinkTests {
             link.advance(to: transfer.at) { ended[$0] = $1 }
             link.start(transfer.id, host: transfer.host, bytes: transfer.bytes, at: transfer.at)
         }
-        while link.isBusy { link.advance(to: .max, stoppingAtAnEnd: true) { ended[$0] = $1 } }
+        while let end = link.nextEnd(by: .max) { ended[end.id] = end.at }
         return ended
     }
 
@@ -114,7 +114,7 @@ struct NetworkLinkTests {
                 link.advance(to: 1_000 * ms) { ended[$0] = $1 }
             }
             link.start(2, host: 0, bytes: 1_000_000, at: 1_000 * ms, connected: connected)
-            while link.isBusy { link.advance(to: .max, stoppingAtAnEnd: true) { ended[$0] = $1 } }
+            while let end = link.nextEnd(by: .max) { ended[end.id] = end.at }
             return ended[2]
         }
         // Beside an idle connection: reused unless the recording opened one.

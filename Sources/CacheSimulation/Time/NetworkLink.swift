@@ -15,14 +15,29 @@ struct NetworkLink {
     /// What one connection carries at most under loss, bytes a nanosecond (`NetworkProfile`'s).
     let perConnection: Double
     private(set) var now: UInt64 = 0
-    /// When the flowing transfers' `remaining` bytes were last brought up to date; at most `now`.
+    /// When `served` was last brought up to date; at most `now`.
     private var settled: UInt64 = 0
+    /// Bytes each flowing transfer has had since the link last had none flowing: every flowing
+    /// transfer has the same rate, so one sum stands for all of them, and a transfer ends when
+    /// it reaches the transfer's `finish`.
+    private var served = 0.0
     /// Each flowing transfer's rate since `settled`, bytes a nanosecond.
     private var rate = 0.0
     /// When a transfer next starts to flow or ends; nil when the transfers changed since.
     private var nextChange: UInt64?
-    /// Transfers with a connection: their bytes flow from `flowsFrom`.
+    /// Transfers with a connection, in the order they connected (a tie ends in that order): their
+    /// bytes flow from `flowsFrom`.
     private var active: [Transfer] = []
+    /// Of the active transfers: how many flow, the least `finish` of those, and when the next of
+    /// the others starts to flow; what `settle` needs, kept as they change.
+    private var flowingCount = 0
+    private var leastFinish = Double.infinity
+    private var nextFlow = UInt64.max
+    /// The first `endedCount` are the transfers that ended at `now`, handed out by `nextEnd`
+    /// from `endedTaken` on (the array is reused, not emptied).
+    private var ended: [Transfer] = []
+    private var endedCount = 0
+    private var endedTaken = 0
     /// By host id: its connections and the transfers waiting for one, oldest first.
     private var hosts: [Host] = []
     /// Bytes on the network so far.
@@ -33,14 +48,18 @@ struct NetworkLink {
     static let idleTimeout: UInt64 = 60_000_000_000
 
     struct Transfer {
-        let id: Int
+        let id: Int32
         let host: Int32
         let bytes: Int
-        var remaining: Double
-        var flowsFrom: UInt64
+        var flowsFrom: UInt64 = 0
+        /// The link's `served` at which its last byte is in; infinite until its bytes flow
+        /// (from the first moment `settled` reaches `flowsFrom`).
+        var finish = Double.infinity
     }
 
     private struct Host {
+        /// Its transfers with a connection.
+        var busy = 0
         /// HTTP/1.1: when each idle connection was last used, most recent last.
         var idleSince: [UInt64] = []
         var queued = Deque<Transfer>()
@@ -64,13 +83,13 @@ struct NetworkLink {
     /// (a recording's own account, `RecordedNetwork`); nil takes an idle one if there is one.
     mutating func start(_ id: Int, host: Int32, bytes: Int, at time: UInt64, connected: Bool? = nil) {
         precondition(time >= now, "the link's clock runs forward")
-        let transfer = Transfer(id: id, host: host, bytes: bytes, remaining: Double(max(bytes, 1)), flowsFrom: time)
+        let transfer = Transfer(id: Int32(id), host: host, bytes: bytes)
         let index = Int(host)
         if index >= hosts.count { hosts += Array(repeating: Host(), count: index + 1 - hosts.count) }
         switch profile.connections {
         case .multiplexed:
             let connection = hosts[index].readyAt.flatMap { ready in
-                active.contains { $0.host == host } || time - max(ready, hosts[index].lastEnded) <= Self.idleTimeout ? ready : nil
+                hosts[index].busy > 0 || time - max(ready, hosts[index].lastEnded) <= Self.idleTimeout ? ready : nil
             }
             let ready = connection ?? time + 2 * roundTrip(of: host)
             hosts[index].readyAt = ready
@@ -80,10 +99,10 @@ struct NetworkLink {
             if let oldest = hosts[index].idleSince.first, time - oldest > Self.idleTimeout {
                 hosts[index].idleSince.removeAll { time - $0 > Self.idleTimeout }
             }
-            let open = active.count(where: { $0.host == host }) < limit
-            if connected != true, hosts[index].idleSince.popLast() != nil {
+            if connected != true, !hosts[index].idleSince.isEmpty {
+                hosts[index].idleSince.removeLast()
                 connect(transfer, at: time)
-            } else if open {
+            } else if hosts[index].busy < limit {
                 connect(transfer, at: connected == false ? time : time + 2 * roundTrip(of: host))
             } else {
                 hosts[index].queued.append(transfer)
@@ -93,11 +112,25 @@ struct NetworkLink {
 
     /// On a connection from `ready`: its request goes out and the first byte is back a round trip later.
     private mutating func connect(_ transfer: Transfer, at ready: UInt64) {
-        if active.isEmpty { settled = now }
+        if !isBusy { settled = now }
         nextChange = nil
         var transfer = transfer
         transfer.flowsFrom = ready + roundTrip(of: transfer.host)
+        if transfer.flowsFrom <= settled { transfer.finish = served + Double(max(transfer.bytes, 1)) }
+        hosts[Int(transfer.host)].busy += 1
         active.append(transfer)
+        count(transfer)
+    }
+
+    /// Adds an active transfer to the figures `settle` reads.
+    @inline(__always)
+    private mutating func count(_ transfer: Transfer) {
+        if transfer.finish == .infinity {
+            nextFlow = min(nextFlow, transfer.flowsFrom)
+        } else {
+            flowingCount += 1
+            leastFinish = min(leastFinish, transfer.finish)
+        }
     }
 
     private func roundTrip(of host: Int32) -> UInt64 {
@@ -108,70 +141,114 @@ struct NetworkLink {
     var isBusy: Bool { !active.isEmpty }
 
     /// Runs the clock to `time`, calling `finished` with each transfer that ends by then, in the
-    /// order they end, at the time they end (`now` during the call); with `stoppingAtAnEnd`, only
-    /// until the first moment a transfer ends.
-    mutating func advance(to time: UInt64, stoppingAtAnEnd: Bool = false, finished: (Int, UInt64) -> Void) {
-        guard !active.isEmpty else {
-            now = max(now, time)
-            return
-        }
-        while now < time {
+    /// order they end, at the time they end.
+    mutating func advance(to time: UInt64, finished: (Int, UInt64) -> Void) {
+        while let end = nextEnd(by: time) { finished(end.id, end.at) }
+    }
+
+    /// Runs the clock until the next transfer ends, at most to `time`: that transfer and when it
+    /// ended (`now`), or nil when none ends by then. Transfers that end at one moment come one
+    /// call after another, in the order they connected.
+    mutating func nextEnd(by time: UInt64) -> (id: Int, at: UInt64)? {
+        while endedTaken == endedCount {
+            // An idle link's clock waits for its next transfer, which starts when it is asked for.
+            guard isBusy, now < time else { return nil }
             // Between changes every flowing transfer keeps its rate, so an advance short of the
-            // next change only moves the clock: the bytes are settled when the change comes.
+            // next change only moves the clock: `served` is brought up to date when it comes.
             let change = nextChange ?? settle()
             guard change <= time else {
                 now = time
-                return
+                return nil
             }
-            let elapsed = Double(change - settled)
-            for index in active.indices where active[index].flowsFrom <= settled {
-                active[index].remaining -= rate * elapsed
-            }
+            served += rate * Double(change - settled)
             now = change
             settled = change
             nextChange = nil
-            // Ends, in the order the transfers were asked for (a tie ends in asking order).
-            var index = 0, ended = false
-            while index < active.count {
-                let transfer = active[index]
-                guard transfer.flowsFrom <= now, transfer.remaining <= 0.5 else { index += 1; continue }
-                active.remove(at: index)
-                bytesCarried += transfer.bytes
-                release(transfer.host)
-                finished(transfer.id, now)
-                ended = true
+            takeChange(at: change)
+        }
+        let id = ended[endedTaken].id
+        endedTaken += 1
+        if endedTaken == endedCount { (endedCount, endedTaken) = (0, 0) }
+        return (Int(id), now)
+    }
+
+    /// At a change, in one pass: the transfers whose first byte is back start to flow, and those
+    /// whose bytes are all in end and free their connections.
+    private mutating func takeChange(at time: UInt64) {
+        let served = served
+        let before = endedCount
+        var endedCount = endedCount
+        var flowing = 0, least = Double.infinity, nextFlow = UInt64.max
+        let kept = active.withUnsafeMutableBufferPointer { transfers in
+            var kept = 0
+            for index in 0..<transfers.count {
+                let finish = transfers[index].finish
+                if finish == .infinity {
+                    let flowsFrom = transfers[index].flowsFrom
+                    if flowsFrom <= time {
+                        let started = served + Double(max(transfers[index].bytes, 1))
+                        transfers[index].finish = started
+                        flowing &+= 1
+                        least = min(least, started)
+                    } else {
+                        nextFlow = min(nextFlow, flowsFrom)
+                    }
+                } else if finish - served <= 0.5 {
+                    if endedCount < ended.count { ended[endedCount] = transfers[index] } else { ended.append(transfers[index]) }
+                    endedCount &+= 1
+                    continue
+                } else {
+                    flowing &+= 1
+                    least = min(least, finish)
+                }
+                if kept != index { transfers[kept] = transfers[index] }
+                kept &+= 1
             }
-            if ended && stoppingAtAnEnd { return }
+            return kept
+        }
+        (flowingCount, leastFinish, self.nextFlow, self.endedCount) = (flowing, least, nextFlow, endedCount)
+        while active.count > kept { active.removeLast() }
+        if flowingCount == 0 { self.served = 0 }
+        for index in before..<endedCount {
+            bytesCarried += ended[index].bytes
+            release(ended[index].host)
         }
     }
 
     /// The rate of each flowing transfer from `settled`, and when the next one starts to flow
     /// or ends: returns that time.
     private mutating func settle() -> UInt64 {
-        let flowing = active.count { $0.flowsFrom <= settled }
-        rate = flowing == 0 ? 0 : min(capacity / Double(flowing), perConnection)
-        var next = UInt64.max
-        for transfer in active {
-            if transfer.flowsFrom > settled {
-                next = min(next, transfer.flowsFrom)
-            } else if rate > 0 {
-                next = min(next, settled + UInt64((transfer.remaining / rate).rounded(.up)))
-            }
-        }
+        rate = flowingCount == 0 ? 0 : min(capacity / Double(flowingCount), perConnection)
+        var next = nextFlow
+        if rate > 0 { next = min(next, settled &+ Self.nanoseconds(roundingUp: (leastFinish - served) / rate)) }
         nextChange = next
         return next
+    }
+
+    /// `value` rounded up to a whole nanosecond, without a call into the maths library.
+    @inline(__always)
+    private static func nanoseconds(roundingUp value: Double) -> UInt64 {
+        guard value < 1.8e19 else { return .max / 2 }
+        let whole = UInt64(value)
+        return Double(whole) < value ? whole + 1 : whole
     }
 
     /// The app's process ended: its connections close and its transfers stop, unfinished.
     mutating func processEnded() {
         nextChange = nil
         active.removeAll()
+        (endedCount, endedTaken) = (0, 0)
+        served = 0
+        flowingCount = 0
+        leastFinish = .infinity
+        nextFlow = .max
         hosts.removeAll()
     }
 
     /// A transfer ended: its connection takes the host's next queued transfer, or goes idle.
     private mutating func release(_ host: Int32) {
         let index = Int(host)
+        hosts[index].busy -= 1
         guard case .perHost = profile.connections else {
             hosts[index].lastEnded = now
             return

@@ -51,11 +51,6 @@ struct RequestClock {
     /// The requests that joined flights, each with when it was asked for and the one that
     /// joined the same flight before it.
     private var joins = Slab<Join>()
-    /// Originals whose transfer ended and which go to disk, by the request that asked first.
-    private var originalsLanded: [(index: Int, at: UInt64)] = []
-    private var originalsTaken = 0
-    /// The transfers an advance of the link ended, kept between calls so none allocates.
-    private var ended: [(id: Int, at: UInt64)] = []
 
     private struct Flight {
         var landing: Landing
@@ -185,25 +180,11 @@ struct RequestClock {
     /// `time` `.max`: whatever lands next, however late.
     mutating func next(by time: UInt64) -> Event? {
         while true {
-            if originalsTaken < originalsLanded.count {
-                let original = originalsLanded[originalsTaken]
-                originalsTaken += 1
-                if originalsTaken == originalsLanded.count {
-                    originalsLanded.removeAll(keepingCapacity: true)
-                    originalsTaken = 0
-                }
-                now = max(now, original.at)
-                return .original(index: original.index)
-            }
             let soonest = ready.min?.at ?? .max
-            let bound = min(soonest, time)
-            if link.isBusy, bound > link.now {
-                link.advance(to: bound, stoppingAtAnEnd: true) { ended.append(($0, $1)) }
-                if !ended.isEmpty {
-                    for (id, at) in ended { transferEnded(id, at: at) }
-                    ended.removeAll(keepingCapacity: true)
-                    continue
-                }
+            if let end = link.nextEnd(by: min(soonest, time)) {
+                guard let index = transferEnded(end.id, at: end.at) else { continue }
+                now = max(now, end.at)
+                return .original(index: index)
             }
             guard soonest <= time, let due = ready.popMin() else { return nil }
             now = max(now, due.at)
@@ -226,8 +207,6 @@ struct RequestClock {
         joins.removeAll()
         downloads.removeAll()
         ready = Heap()
-        originalsLanded.removeAll()
-        originalsTaken = 0
         for index in flightByKey.indices { flightByKey[index] = -1 }
         for index in downloadByOriginal.indices { downloadByOriginal[index] = -1 }
         occupied = 0
@@ -258,13 +237,18 @@ struct RequestClock {
         ready.insert(Ready(at: at, index: flights[flight].landing.index, flight: flight))
     }
 
-    private mutating func transferEnded(_ id: Int, at time: UInt64) {
-        guard id >= 0 else { return schedule(Int32(-1 - id), decodableFrom: time) }
+    /// A transfer ended at `time`: its thumbnails go to be decoded. Returns the request whose
+    /// original goes to disk now, if one does.
+    private mutating func transferEnded(_ id: Int, at time: UInt64) -> Int? {
+        guard id >= 0 else {
+            schedule(Int32(-1 - id), decodableFrom: time)
+            return nil
+        }
         let download = downloads.remove(Int32(id))
         if download.original >= 0 { downloadByOriginal[Int(download.original)] = -1 }
-        if download.storesFor >= 0 { originalsLanded.append((download.storesFor, time)) }
         schedule(download.first, decodableFrom: time)
         for flight in download.sharing { schedule(flight, decodableFrom: time) }
+        return download.storesFor >= 0 ? download.storesFor : nil
     }
 
     /// The flight's thumbnail is ready at `time`: its requests and their joiners are timed.

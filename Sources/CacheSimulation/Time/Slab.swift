@@ -1,12 +1,15 @@
 /// Values in numbered places, a place reused once its value is removed, so a run that keeps a
-/// few things in flight at a time allocates for the most it held at once, not for each.
+/// few things in flight at a time allocates for the most it held at once, not for each. A free
+/// place keeps its last value until it is reused: no optional to wrap and unwrap on the clock's
+/// every step.
 struct Slab<Element> {
-    private var places: [Element?] = []
+    private var places: [Element] = []
     private var free: [Int32] = []
 
     /// Puts `element` in a free place, or a new one: returns its place.
     mutating func insert(_ element: Element) -> Int32 {
-        if let place = free.popLast() {
+        if !free.isEmpty {
+            let place = free.removeLast()
             places[Int(place)] = element
             return place
         }
@@ -16,19 +19,21 @@ struct Slab<Element> {
 
     /// Takes the value out of `place`, which is then free.
     mutating func remove(_ place: Int32) -> Element {
-        guard let element = places[Int(place)] else { preconditionFailure("place \(place) holds nothing") }
-        places[Int(place)] = nil
+        assert(!free.contains(place), "place \(place) holds nothing")
         free.append(place)
-        return element
+        return places[Int(place)]
     }
 
     subscript(place: Int32) -> Element {
-        get { places[Int(place)]! }
+        get { places[Int(place)] }
         set { places[Int(place)] = newValue }
     }
 
     /// Every value held, in place order.
-    var values: [Element] { places.compactMap { $0 } }
+    var values: [Element] {
+        let freed = Set(free)
+        return places.indices.filter { !freed.contains(Int32($0)) }.map { places[$0] }
+    }
 
     mutating func removeAll() {
         places.removeAll()

@@ -77,13 +77,13 @@ struct TimeToImageRecorder {
 
     func summary(network: NetworkProfile, networkBytes: Int, backToBack: Bool) -> TimeToImage {
         var tiers: [String: TimeToImage.Percentiles] = [:]
+        var sortedTiers: [[UInt32]] = []
         for (tier, times) in zip(TimeToImage.Tier.allCases, byTier) where !times.isEmpty {
-            tiers[tier.rawValue] = .init(sorted: Self.sorted(times))
+            sortedTiers.append(Self.sorted(times))
+            tiers[tier.rawValue] = .init(sorted: sortedTiers[sortedTiers.count - 1])
         }
-        var all: [UInt32] = []
-        all.reserveCapacity(byTier.reduce(0) { $0 + $1.count })
-        for times in byTier { all += times }
-        let overall = TimeToImage.Percentiles(sorted: Self.sorted(all))
+        // Every request's time: the tiers' sorted runs merged, not sorted again.
+        let overall = TimeToImage.Percentiles(sorted: sortedTiers.reduce([], Self.merged))
         var time = TimeToImage(
             network: network.name, networkDetails: network.description, overall: overall, byTier: tiers, networkBytes: networkBytes,
             neverShown: neverShown)
@@ -96,17 +96,49 @@ struct TimeToImageRecorder {
     static func sorted(_ times: [UInt32]) -> [UInt32] {
         guard times.count > 1 << 16 else { return times.sorted() }
         var from = times, to = [UInt32](repeating: 0, count: times.count)
+        var starts = [Int](repeating: 0, count: 1 << 16 + 1)
         for shift: UInt32 in [0, 16] {
-            var starts = [Int](repeating: 0, count: 1 << 16 + 1)
-            for time in from { starts[Int(time >> shift & 0xFFFF) + 1] += 1 }
-            for digit in 1..<starts.count { starts[digit] += starts[digit - 1] }
-            for time in from {
-                let digit = Int(time >> shift & 0xFFFF)
-                to[starts[digit]] = time
-                starts[digit] += 1
+            from.withUnsafeBufferPointer { from in
+                to.withUnsafeMutableBufferPointer { to in
+                    starts.withUnsafeMutableBufferPointer { starts in
+                        starts.update(repeating: 0)
+                        for time in from { starts[Int(time >> shift & 0xFFFF) &+ 1] &+= 1 }
+                        for digit in 1..<starts.count { starts[digit] &+= starts[digit &- 1] }
+                        for time in from {
+                            let digit = Int(time >> shift & 0xFFFF)
+                            to[starts[digit]] = time
+                            starts[digit] &+= 1
+                        }
+                    }
+                }
             }
             swap(&from, &to)
         }
         return from
+    }
+
+    /// Two sorted runs as one.
+    static func merged(_ a: [UInt32], _ b: [UInt32]) -> [UInt32] {
+        guard !a.isEmpty, !b.isEmpty else { return a.isEmpty ? b : a }
+        return [UInt32](unsafeUninitializedCapacity: a.count + b.count) { out, count in
+            a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in
+                    var i = 0, j = 0, k = 0
+                    while i < a.count, j < b.count {
+                        if b[j] < a[i] {
+                            out[k] = b[j]
+                            j &+= 1
+                        } else {
+                            out[k] = a[i]
+                            i &+= 1
+                        }
+                        k &+= 1
+                    }
+                    while i < a.count { out[k] = a[i]; i &+= 1; k &+= 1 }
+                    while j < b.count { out[k] = b[j]; j &+= 1; k &+= 1 }
+                }
+            }
+            count = a.count + b.count
+        }
     }
 }
