@@ -230,23 +230,28 @@ struct MemoryCacheTests {
 
         let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), left = DispatchSemaphore(value: 0)
         let inside = Atomic<Bool>(false)
-        Thread {
-            _ = cache.stripes.read(0) { _, _, reader -> Int? in
-                reader.enter()
-                inside.store(true, ordering: .relaxed)
-                entered.signal()
-                release.wait()
-                return nil
+        // A thread with no record (every number held by live threads: other tests' threads, when
+        // tests run in parallel) reads nothing and leaves; another is started once one may be free.
+        for attempt in 1... {
+            Thread {
+                _ = cache.stripes.read(0) { _, _, reader -> Int? in
+                    reader.enter()
+                    inside.store(true, ordering: .relaxed)
+                    entered.signal()
+                    release.wait()
+                    return nil
+                }
+                if !inside.load(ordering: .relaxed) { entered.signal() }
+                left.signal()
+            }.start()
+            entered.wait()
+            if inside.load(ordering: .relaxed) { break }
+            left.wait()
+            guard attempt < 500 else {
+                Issue.record("the reading thread got no record in 10 s: more than \(ThreadIndex.capacity) threads hold one")
+                return
             }
-            // A thread with no record (every number held by live threads) reads nothing.
-            if !inside.load(ordering: .relaxed) { entered.signal() }
-            left.signal()
-        }.start()
-        entered.wait()
-        guard inside.load(ordering: .relaxed) else {
-            Issue.record("the reading thread got no record: more than \(ThreadIndex.capacity) threads hold one")
-            release.signal()
-            return
+            Thread.sleep(forTimeInterval: 0.02)
         }
         for key in 20..<25 { cache.insert(Census.Member(of: census), for: key, cost: 1) }
         #expect(census.alive == 15, "the five evicted stay while a reader is inside")
