@@ -23,6 +23,7 @@ struct AppsCommand: AsyncParsableCommand {
         valueName: "none|class|limit=…"))
     var device = DeviceModel.appsDefault.name
     @Option(help: networkHelp) var network = NetworkProfile.suiteDefault.name
+    @Option(help: deviceCostsHelp) var deviceCosts: String?
     @Option(help: "A pipeline file (docs/PIPELINES.md) run on each app's trace beside the app's own pipelines and the fixed one.")
     var pipeline: String?
     @OptionGroup var output: OutputOptions
@@ -40,6 +41,7 @@ struct AppsCommand: AsyncParsableCommand {
         job.store = store
         job.device = device
         job.network = network
+        job.deviceCosts = deviceCosts
         job.pipeline = pipeline
         try await job.run(output: output.results)
     }

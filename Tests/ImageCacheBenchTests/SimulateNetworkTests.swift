@@ -86,6 +86,33 @@ struct SimulateNetworkTests {
         #expect(backToBack != defaults)
     }
 
+    @Test("apps times its rows and the libraries' rows with --device-costs, and refuses a file that is not a profile")
+    func appsDeviceCosts() async throws {
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let costs = BenchProcess.temporaryFile("costs").path + ".json"
+        defer { try? FileManager.default.removeItem(atPath: costs) }
+        var slow = DeviceCosts.thisMachine
+        slow.decodeFixedNanoseconds = 50_000_000
+        try DeviceProfile(costs: slow, source: "test").write(to: costs)
+        func run(_ extra: [String]) async throws -> BenchResults {
+            let output = try await BenchProcess.run(["apps", trace, "--network", "lte", "--live-sessions", "0", "--json", "--no-files"] + extra)
+            #expect(output.status == 0, "\(output.stderr)")
+            return try BenchCommandsTests.json(output)
+        }
+        let defaults = try await run([]), slower = try await run(["--device-costs", costs])
+        let fixed = try #require(defaults.apps?.first { $0.preset == "fixed" }?.timeToImage?.byTier["origin"])
+        let fixedSlower = try #require(slower.apps?.first { $0.preset == "fixed" }?.timeToImage?.byTier["origin"])
+        // Every origin answer decodes once: 50 ms more each, at least.
+        #expect(fixedSlower.p50 >= fixed.p50 + 50)
+        let library = try #require(defaults.libraries?.first?.defaults.timeToImage?.byTier["origin"])
+        let librarySlower = try #require(slower.libraries?.first?.defaults.timeToImage?.byTier["origin"])
+        #expect(librarySlower.p50 >= library.p50 + 50)
+        // Hits do not depend on the device's costs.
+        #expect(defaults.apps?.map(\.hitRatio) == slower.apps?.map(\.hitRatio))
+        let bad = try await BenchProcess.run(["apps", trace, "--live-sessions", "0", "--no-files", "--device-costs", trace])
+        #expect(bad.status == 2 && bad.stderr.contains("--device-costs \(trace)"), "\(bad.stderr)")
+    }
+
     @Test("--network recorded is simulate's: a command with one network for every trace refuses it")
     func recordedElsewhere() async throws {
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path

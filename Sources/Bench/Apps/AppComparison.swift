@@ -88,10 +88,11 @@ public enum AppComparison {
     /// fixed, then the fixed pipeline, then each of `pipelines` (files a user gave). A workload of
     /// no known app (the mix) gives none. On `device` (by default the phones of the apps' years) unless it is nil; with
     /// a `network`, each row also has its time to image there (`AppComparisonRow.timeToImage`; the
-    /// presets' loads at once are then the app's limit on requests waiting for images).
+    /// presets' loads at once are then the app's limit on requests waiting for images), its
+    /// decodes and reads taking `costs`.
     public static func run(
         _ workloads: [RecordedWorkload], device: DeviceModel? = .appsDefault, network: NetworkProfile? = nil,
-        pipelines: [AppPreset] = [], progress: ProgressLine = ProgressLine()
+        costs: DeviceCosts = .thisMachine, pipelines: [AppPreset] = [], progress: ProgressLine = ProgressLine()
     ) throws(PipelineFileError) -> [AppComparisonRow] {
         let fixed = try PresetLibrary.fixed()
         struct Cell: Sendable {
@@ -133,6 +134,7 @@ public enum AppComparison {
             row.givenPipeline = pipelines.contains { $0.name == cell.label } && cell.defect == nil ? true : nil
             if let network {
                 configuration.network = network
+                configuration.deviceCosts = costs
                 row.timeToImage = CacheSimulator.run(trace, configuration).timeToImage
             }
             return row

@@ -47,10 +47,11 @@ public enum LibraryComparison {
     static let smallestMemory = Recommendation.smallestSize
 
     /// Rows per workload, a library a row, in the presets' order. On `device` (the phone the
-    /// libraries' shares of memory are taken of), each timed on `network` when given.
+    /// libraries' shares of memory are taken of), each timed on `network` when given, its decodes and
+    /// reads taking `costs`.
     public static func run(
         _ workloads: [RecordedWorkload], device: DeviceModel? = .appsDefault, network: NetworkProfile? = nil,
-        progress: ProgressLine = ProgressLine()
+        costs: DeviceCosts = .thisMachine, progress: ProgressLine = ProgressLine()
     ) throws(PipelineFileError) -> [LibraryComparisonRow] {
         let libraries = try PresetLibrary.libraries()
         let fixed = try PresetLibrary.fixed()
@@ -59,6 +60,7 @@ public enum LibraryComparison {
             guard let network else { return nil }
             var configuration = configuration
             configuration.network = network
+            configuration.deviceCosts = costs
             return CacheSimulator.run(trace, configuration).timeToImage
         }
         // 1. Each library's defaults.

@@ -14,11 +14,13 @@ public struct AppsJob: Sendable {
     public var network = NetworkProfile.suiteDefault.name
     /// A pipeline file run on each app's trace beside the app's own and the fixed pipeline.
     public var pipeline: String?
+    /// A device profile (`calibrate`'s) whose costs time the runs on the network; nil: this machine's.
+    public var deviceCosts: String?
 
     public init() {}
 
     public func run(output: ResultsOutput) async throws {
-        try output.claim(inputs: inputs.inputPaths + (pipeline.map { [$0] } ?? []))
+        try output.claim(inputs: inputs.inputPaths + [pipeline, deviceCosts].compactMap { $0 })
         let given = try pipeline.map { path throws(PipelineFileError) in try PipelineFile.read(path) }
         if let given, try PresetLibrary.all().contains(where: { $0.name == given.name }) {
             throw UsageError("\(pipeline ?? "") names itself \(given.name), as a committed preset does; give it a name of its own")
@@ -31,10 +33,11 @@ public struct AppsJob: Sendable {
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
         let (device, network) = (try SettingParsing.device(device), try SettingParsing.network(network))
-        results.apps = try AppComparison.run(loaded, device: device, network: network, pipelines: given.map { [$0] } ?? [])
+        let costs = try deviceCosts.map { try DeviceProfile.read($0).costs } ?? .thisMachine
+        results.apps = try AppComparison.run(loaded, device: device, network: network, costs: costs, pipelines: given.map { [$0] } ?? [])
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
-        results.libraries = try LibraryComparison.run(loaded, device: device, network: network)
+        results.libraries = try LibraryComparison.run(loaded, device: device, network: network, costs: costs)
         output.show("the libraries' defaults against the best settings at the memory they held", ReportTables.libraries(results.libraries ?? []))
         if liveSessions > 0 {
             var checks: [AppLiveCheck] = []
