@@ -65,14 +65,21 @@ struct SimulateNetworkTests {
         }
     }
 
+    /// A device profile whose every decode takes 50 ms more than this machine's, in a file of its
+    /// own that the caller removes.
+    static func slowDecodeProfile() throws -> String {
+        let path = BenchProcess.temporaryFile("costs").path + ".json"
+        var slow = DeviceCosts.thisMachine
+        slow.decodeFixedNanoseconds = 50_000_000
+        try DeviceProfile(costs: slow, source: "test").write(to: path)
+        return path
+    }
+
     @Test("a pipeline file on a network takes the run's device costs and arrivals, as a matrix does")
     func pipelineEnvironment() async throws {
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
-        let costs = BenchProcess.temporaryFile("costs").path + ".json"
+        let costs = try Self.slowDecodeProfile()
         defer { try? FileManager.default.removeItem(atPath: costs) }
-        var slow = DeviceCosts.thisMachine
-        slow.decodeFixedNanoseconds = 50_000_000
-        try DeviceProfile(costs: slow, source: "test").write(to: costs)
         let pipeline = CraftedTrace.datasets.deletingLastPathComponent().appendingPathComponent("presets/fixed.yaml").path
         func origin(_ extra: [String]) async throws -> TimeToImage.Percentiles? {
             let output = try await BenchProcess.run(["simulate", trace, "--pipeline", pipeline, "--network", "lte", "--no-bounds", "--json", "--no-files"] + extra)
@@ -89,11 +96,8 @@ struct SimulateNetworkTests {
     @Test("apps times its rows and the libraries' rows with --device-costs, and refuses a file that is not a profile")
     func appsDeviceCosts() async throws {
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
-        let costs = BenchProcess.temporaryFile("costs").path + ".json"
+        let costs = try Self.slowDecodeProfile()
         defer { try? FileManager.default.removeItem(atPath: costs) }
-        var slow = DeviceCosts.thisMachine
-        slow.decodeFixedNanoseconds = 50_000_000
-        try DeviceProfile(costs: slow, source: "test").write(to: costs)
         func run(_ extra: [String]) async throws -> BenchResults {
             let output = try await BenchProcess.run(["apps", trace, "--network", "lte", "--live-sessions", "0", "--json", "--no-files"] + extra)
             #expect(output.status == 0, "\(output.stderr)")
