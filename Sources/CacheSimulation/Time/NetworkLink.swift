@@ -28,11 +28,8 @@ struct NetworkLink {
     /// Transfers with a connection, in the order they connected (a tie ends in that order): their
     /// bytes flow from `flowsFrom`.
     private var active: [Transfer] = []
-    /// Of the active transfers: how many flow, the least `finish` of those, and when the next of
-    /// the others starts to flow; what `settle` needs, kept as they change.
-    private var flowingCount = 0
-    private var leastFinish = Double.infinity
-    private var nextFlow = UInt64.max
+    /// What `settle` needs of the active transfers, kept as they change.
+    private var tally = Tally()
     /// The first `endedCount` are the transfers that ended at `now`, handed out by `nextEnd`
     /// from `endedTaken` on (the array is reused, not emptied).
     private var ended: [Transfer] = []
@@ -55,6 +52,24 @@ struct NetworkLink {
         /// The link's `served` at which its last byte is in; infinite until its bytes flow
         /// (from the first moment `settled` reaches `flowsFrom`).
         var finish = Double.infinity
+    }
+
+    /// Of some transfers: how many flow, the least `finish` of those, and when the next of the
+    /// others starts to flow.
+    private struct Tally {
+        var flowing = 0
+        var leastFinish = Double.infinity
+        var nextFlow = UInt64.max
+
+        @inline(__always)
+        mutating func add(_ transfer: Transfer) {
+            if transfer.finish == .infinity {
+                nextFlow = min(nextFlow, transfer.flowsFrom)
+            } else {
+                flowing &+= 1
+                leastFinish = min(leastFinish, transfer.finish)
+            }
+        }
     }
 
     private struct Host {
@@ -119,18 +134,7 @@ struct NetworkLink {
         if transfer.flowsFrom <= settled { transfer.finish = served + Double(max(transfer.bytes, 1)) }
         hosts[Int(transfer.host)].busy += 1
         active.append(transfer)
-        count(transfer)
-    }
-
-    /// Adds an active transfer to the figures `settle` reads.
-    @inline(__always)
-    private mutating func count(_ transfer: Transfer) {
-        if transfer.finish == .infinity {
-            nextFlow = min(nextFlow, transfer.flowsFrom)
-        } else {
-            flowingCount += 1
-            leastFinish = min(leastFinish, transfer.finish)
-        }
+        tally.add(transfer)
     }
 
     private func roundTrip(of host: Int32) -> UInt64 {
@@ -175,41 +179,29 @@ struct NetworkLink {
     /// At a change, in one pass: the transfers whose first byte is back start to flow, and those
     /// whose bytes are all in end and free their connections.
     private mutating func takeChange(at time: UInt64) {
+        // Called only once every transfer that ended before has been handed out: `ended` fills from 0.
         let served = served
-        let before = endedCount
-        var endedCount = endedCount
-        var flowing = 0, least = Double.infinity, nextFlow = UInt64.max
+        var endedCount = 0, tally = Tally()
         let kept = active.withUnsafeMutableBufferPointer { transfers in
             var kept = 0
             for index in 0..<transfers.count {
-                let finish = transfers[index].finish
-                if finish == .infinity {
-                    let flowsFrom = transfers[index].flowsFrom
-                    if flowsFrom <= time {
-                        let started = served + Double(max(transfers[index].bytes, 1))
-                        transfers[index].finish = started
-                        flowing &+= 1
-                        least = min(least, started)
-                    } else {
-                        nextFlow = min(nextFlow, flowsFrom)
-                    }
-                } else if finish - served <= 0.5 {
+                if transfers[index].finish == .infinity {
+                    if transfers[index].flowsFrom <= time { transfers[index].finish = served + Double(max(transfers[index].bytes, 1)) }
+                } else if transfers[index].finish - served <= 0.5 {
                     if endedCount < ended.count { ended[endedCount] = transfers[index] } else { ended.append(transfers[index]) }
                     endedCount &+= 1
                     continue
-                } else {
-                    flowing &+= 1
-                    least = min(least, finish)
                 }
+                tally.add(transfers[index])
                 if kept != index { transfers[kept] = transfers[index] }
                 kept &+= 1
             }
             return kept
         }
-        (flowingCount, leastFinish, self.nextFlow, self.endedCount) = (flowing, least, nextFlow, endedCount)
+        (self.tally, self.endedCount) = (tally, endedCount)
         while active.count > kept { active.removeLast() }
-        if flowingCount == 0 { self.served = 0 }
-        for index in before..<endedCount {
+        if tally.flowing == 0 { self.served = 0 }
+        for index in 0..<endedCount {
             bytesCarried += ended[index].bytes
             release(ended[index].host)
         }
@@ -218,9 +210,9 @@ struct NetworkLink {
     /// The rate of each flowing transfer from `settled`, and when the next one starts to flow
     /// or ends: returns that time.
     private mutating func settle() -> UInt64 {
-        rate = flowingCount == 0 ? 0 : min(capacity / Double(flowingCount), perConnection)
-        var next = nextFlow
-        if rate > 0 { next = min(next, settled &+ Self.nanoseconds(roundingUp: (leastFinish - served) / rate)) }
+        rate = tally.flowing == 0 ? 0 : min(capacity / Double(tally.flowing), perConnection)
+        var next = tally.nextFlow
+        if rate > 0 { next = min(next, settled &+ Self.nanoseconds(roundingUp: (tally.leastFinish - served) / rate)) }
         nextChange = next
         return next
     }
@@ -239,9 +231,7 @@ struct NetworkLink {
         active.removeAll()
         (endedCount, endedTaken) = (0, 0)
         served = 0
-        flowingCount = 0
-        leastFinish = .infinity
-        nextFlow = .max
+        tally = Tally()
         hosts.removeAll()
     }
 

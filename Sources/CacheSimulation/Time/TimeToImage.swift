@@ -79,8 +79,9 @@ struct TimeToImageRecorder {
         var tiers: [String: TimeToImage.Percentiles] = [:]
         var sortedTiers: [[UInt32]] = []
         for (tier, times) in zip(TimeToImage.Tier.allCases, byTier) where !times.isEmpty {
-            sortedTiers.append(Self.sorted(times))
-            tiers[tier.rawValue] = .init(sorted: sortedTiers[sortedTiers.count - 1])
+            let sorted = Self.sorted(times)
+            sortedTiers.append(sorted)
+            tiers[tier.rawValue] = .init(sorted: sorted)
         }
         // Every request's time: the tiers' sorted runs merged, not sorted again.
         let overall = TimeToImage.Percentiles(sorted: sortedTiers.reduce([], Self.merged))
