@@ -29,9 +29,11 @@ public struct EmulatedLink: Sendable {
         self.idleTimeout = idleTimeout
     }
 
-    /// Bytes a body is written in: about 5 ms of the downlink, so one response's pieces and
-    /// another's interleave finely, within 1–64 KB.
-    var pieceBytes: Int { downlinkBytesPerSecond.isFinite ? min(max(Int(downlinkBytesPerSecond / 200), 1_024), 65_536) : 65_536 }
+    /// Bytes a body is written in: about 1 ms of the downlink, within 512 B–64 KB. Pieces take
+    /// their turns on the downlink in order, so a body of one piece is served whole before the
+    /// next: bodies smaller than a piece would go one after another where the simulator's link
+    /// (and TCP through a kernel queue) shares the rate among them.
+    var pieceBytes: Int { downlinkBytesPerSecond.isFinite ? min(max(Int(downlinkBytesPerSecond / 1_000), 512), 65_536) : 65_536 }
 
     /// Whether the origin paces bodies at all: an infinite downlink and no cap on a connection
     /// leave the rate to something else (the kernel's queue).

@@ -57,7 +57,9 @@ struct EmulatedLinkTests {
         #expect(downlink.firstByteDelay(connection: 50_003, host: "near") == .milliseconds(120))
         #expect(idleAtOnce.firstByteDelay(connection: 50_001, host: nil) == .milliseconds(120))
         #expect(idleAtOnce.firstByteDelay(connection: 50_001, host: nil) == .milliseconds(120))
-        #expect(Self.link.pieceBytes == 1_024 && EmulatedLink(roundTrip: .zero, downlinkBytesPerSecond: 1e9).pieceBytes == 65_536)
+        // About 1 ms of the downlink: LTE's 1.5 MB/s in 1,500-byte pieces; 512 B and 64 KB at the ends.
+        #expect(EmulatedLink(roundTrip: .zero, downlinkBytesPerSecond: 1_500_000).pieceBytes == 1_500)
+        #expect(Self.link.pieceBytes == 512 && EmulatedLink(roundTrip: .zero, downlinkBytesPerSecond: 1e9).pieceBytes == 65_536)
     }
 
     @Test("bodies in flight together share the one downlink")
