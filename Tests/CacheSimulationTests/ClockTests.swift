@@ -295,6 +295,23 @@ struct RequestClockTests {
         #expect(Double(answered.times[1]) / 1000 == answered.result.timeToImage?.overall.p50)
     }
 
+    @Test("a request the app cancelled, or made offline, that shares a transfer on its way is answered with it: its own download never starts, as live")
+    func sharedTransferOutlivesCancel() throws {
+        let ms: UInt64 = 1_000_000
+        var trace = DetailedSimulationTests.emptyTrace(keys: 4)
+        // URL 0 at one size (key 0), then two other sizes of it while its transfer runs (keys 2
+        // and 3), one cancelled, one offline; URL 1 (key 1) cancelled, with nothing to share.
+        trace.append(key: 0, cost: 30_000, size: 100_000, time: 0, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 2, cost: 20_000, size: 100_000, time: 10 * ms, detail: .init(diskKey: 0, content: 0, url: 0, outcome: .cancelled))
+        trace.append(key: 3, cost: 10_000, size: 100_000, time: 20 * ms, detail: .init(diskKey: 0, content: 0, url: 0, outcome: .offline))
+        trace.append(key: 1, cost: 30_000, size: 100_000, time: 30 * ms, detail: .init(diskKey: 1, content: 1, url: 1, outcome: .cancelled))
+        let answered = CacheSimulator.answers(trace, SimulationConfiguration(limits: unitLimits(1 << 30), policy: .lru, network: Self.network))
+        #expect(answered.answers == [.origin, .origin, .origin, .cancelled])
+        #expect(answered.sharedDownloads == 2 && answered.result.cancelledTransfers == 1 && answered.result.offlineMisses == 0)
+        #expect(answered.times[0 ..< 3].allSatisfy { $0 != TimeToImage.untimed } && answered.times[3] == TimeToImage.untimed)
+        #expect(answered.result.timeToImage?.networkBytes == 100_000)
+    }
+
     @Test("back to back, as replay --speed 0 sends them: a request arrives once the app has a place, whatever its trace time")
     func backToBack() throws {
         let ms: UInt64 = 1_000_000

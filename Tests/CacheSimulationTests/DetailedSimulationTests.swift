@@ -47,13 +47,16 @@ struct DetailedSimulationTests {
 
     @Test("with requests in flight, a thumbnail lands a third of a window of misses later: a repeat before then joins it, another size shares the download")
     func inFlightWindow() {
-        var trace = Self.emptyTrace(keys: 4)
-        for key: Slot in [0, 1, 0, 2] { Self.request(&trace, key: key, content: Int32(key), url: Int32(key)) }
-        // Another display size of URL 2 (its own memory key, the same original on disk).
-        trace.append(key: 3, cost: 1, size: 100, time: 0, detail: .init(diskKey: 2, content: 2, url: 2, outcome: .store))
-        Self.request(&trace, key: 0, content: 0, url: 0)
-        func run(_ inFlight: Int) -> CacheSimulator.Answered {
-            CacheSimulator.answers(trace, SimulationConfiguration(
+        func trace(otherSize outcome: SimulationTrace.MissOutcome) -> SimulationTrace {
+            var trace = Self.emptyTrace(keys: 4)
+            for key: Slot in [0, 1, 0, 2] { Self.request(&trace, key: key, content: Int32(key), url: Int32(key)) }
+            // Another display size of URL 2 (its own memory key, the same original on disk).
+            trace.append(key: 3, cost: 1, size: 100, time: 0, detail: .init(diskKey: 2, content: 2, url: 2, outcome: outcome))
+            Self.request(&trace, key: 0, content: 0, url: 0)
+            return trace
+        }
+        func run(_ inFlight: Int, otherSize outcome: SimulationTrace.MissOutcome = .store) -> CacheSimulator.Answered {
+            CacheSimulator.answers(trace(otherSize: outcome), SimulationConfiguration(
                 limits: unitLimits(2), policy: .lru, disk: .init(byteLimit: 1_000), inFlight: inFlight))
         }
         // One at a time: the repeat is a memory hit, the other size reads URL 2's original from
@@ -71,6 +74,11 @@ struct DetailedSimulationTests {
             #expect(windowed.sharedDownloads == 1)
             #expect(windowed.result.hits == 2 && windowed.result.diskHits == 0)
             #expect(windowed.result.statistics.insertions == 4)  // the join stored nothing of its own
+            // The other size cancelled by the app, or asked for offline: sharing the download, it
+            // never starts one of its own, so neither reaches it.
+            for outcome: SimulationTrace.MissOutcome in [.cancelled, .offline] {
+                #expect(run(inFlight, otherSize: outcome).answers == windowed.answers, "\(inFlight) in flight, \(outcome)")
+            }
         }
         // Two in flight: the window is full when the repeat comes, so 0 has landed; the other size
         // still shares URL 2's download, and 0 is evicted by the end, as one at a time.

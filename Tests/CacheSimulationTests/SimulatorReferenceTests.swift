@@ -165,7 +165,9 @@ private struct TierModel {
             source = TierPlan.Source(disk: kind)
             break
         }
-        let fate = request.outcome.fate(at: source)
+        let shares = window > 1 && configuration.coalescing == .perWaiter
+            && downloads.contains(where: { trace.requests[$0.index].url == request.url })
+        let fate = request.outcome.fate(at: source, sharesDownload: source == .origin && shares)
         answers.append(source != .origin ? .disk : fate == .offline ? .offline : fate == .abandoned ? .cancelled : .origin)
         if source == .origin {
             if fate == .abandoned { waiting.remove(request.url) }
@@ -173,7 +175,7 @@ private struct TierModel {
             let stores = plan.stores(after: .origin, fate).contains(.diskOriginal)
             if window == 1 {
                 if stores { storeOnDisk(diskKey(false, index), bytes: request.size) }
-            } else if downloads.contains(where: { trace.requests[$0.index].url == request.url }), configuration.coalescing == .perWaiter {
+            } else if shares {
                 sharedDownloads += 1
             } else {
                 downloads.append((index, stores))

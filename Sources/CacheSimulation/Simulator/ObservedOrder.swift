@@ -159,11 +159,8 @@ extension SimulationState {
             noteRefetch(key, size: size, fromOrigin: false)
         case .download:
             let original = trace.diskKeys[index]
-            // Sharing a download in flight, a request never starts one of its own: the app's
-            // cancel (at its download's start) and the device being offline (its download
-            // failing) do not reach it, and it is answered with the shared bytes.
             let shares = configuration.coalescing == .perWaiter && original >= 0 && flights.downloadLeader[Int(original)] >= 0
-            switch shares ? .answered : trace.outcomes[index].fate(at: .origin) {
+            switch trace.outcomes[index].fate(at: .origin, sharesDownload: shares) {
             case .offline: accounting.offline(index, size: size)
             case .abandoned: accounting.cancelled(index, size: size)
             case .answered, .invalidatedMeanwhile:

@@ -184,7 +184,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         let source = tiers.disk == nil ? .origin : plan.firstDiskHit { kind -> Void? in
             tiers.readDisk(kind == .thumbnail ? thumbnailKey : originalKey) ? () : nil
         }.map { TierPlan.Source(disk: $0.kind) } ?? .origin
-        let fate = trace.outcomes[index].fate(at: source)
+        let fate = trace.outcomes[index].fate(at: source, sharesDownload: source == .origin && sharesDownload(originalKey))
         var held = truth
         var storesOriginal = false
         switch (source, fate) {
@@ -284,6 +284,15 @@ struct SimulationState<Policy: EvictionPolicy> {
             storeOnDisk(thumbnailKey, bytes: thumbnailBytes, storedBytes: storedBytes)
             tiers.diskHolds[Int(thumbnailKey)] = landing.held
         }
+    }
+
+    /// Whether a miss for `original` would share a download already on its way: on the clock's
+    /// link, or in the count model's window.
+    @inline(__always)
+    func sharesDownload(_ original: TraceKey) -> Bool {
+        guard configuration.coalescing == .perWaiter, original >= 0 else { return false }
+        if clock != nil { return clock!.isDownloading(original) }
+        return inFlight.window.capacity > 1 && inFlight.downloads.isDownloading(original)
     }
 
     /// An origin miss's download: its original goes to disk at once, or with

@@ -152,6 +152,9 @@ struct RequestClock {
         schedule(flight, decodableFrom: now + costs.diskReadNanoseconds(bytes: bytes))
     }
 
+    /// Whether a download of `original` is on its way, for another size of its URL to share.
+    func isDownloading(_ original: TraceKey) -> Bool { coalesces && downloadByOriginal[Int(original)] >= 0 }
+
     /// An origin miss: `bytes` of `original` from `host`, then decode (doing `work`). Returns whether it shared
     /// a transfer already on the link. `storesOriginal`: its original goes to disk when it ends.
     mutating func download(_ landing: Landing, original: TraceKey, host: Int32, bytes: Int, work: DecodeWork, storesOriginal: Bool) -> Bool {

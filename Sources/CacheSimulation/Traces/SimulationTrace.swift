@@ -64,13 +64,16 @@ public struct SimulationTrace: Sendable {
         /// The device is offline: no origin; a disk hit still answers.
         case offline
 
-        /// The plan's fate of a request answered from `source`.
+        /// The plan's fate of a request answered from `source`. A request sharing a download
+        /// already in flight (`sharesDownload`) never starts one of its own: the app's cancel (at
+        /// its download's start) and the device being offline (its download failing) do not
+        /// reach it, and it is answered with the shared bytes.
         @inlinable
-        public func fate(at source: TierPlan.Source) -> TierPlan.Fate {
+        public func fate(at source: TierPlan.Source, sharesDownload: Bool) -> TierPlan.Fate {
             switch self {
             case .store: .answered
-            case .cancelled: source == .origin ? .abandoned : .answered
-            case .offline: source == .origin ? .offline : .answered
+            case .cancelled: source == .origin && !sharesDownload ? .abandoned : .answered
+            case .offline: source == .origin && !sharesDownload ? .offline : .answered
             }
         }
     }
