@@ -59,6 +59,11 @@ let deviceCostsHelp = ArgumentHelp(
     "A device profile (calibrate's JSON) the clock takes decode and disk costs from, in place of this machine's defaults (docs/TIME.md).",
     valueName: "file")
 
+/// `--arrivals`, as every command that takes it explains it.
+let arrivalsHelp = ArgumentHelp(
+    "With --network, when requests arrive: recorded (at their trace times) or back-to-back (each as soon as the app has a place for it, as replay --speed 0 sends them).",
+    valueName: "recorded|back-to-back")
+
 /// `--network`, as every command that takes it explains it.
 let networkHelp = ArgumentHelp(
     "The network the images come over: none, a preset (\(NetworkProfile.presets.map(\.name).joined(separator: ", "))) or rtt=150,down=1.6mbit[,loss=0.01][,connections=6|h2].",
@@ -112,10 +117,7 @@ struct CacheOptions: ParsableArguments {
         discussion: networkHelp.discussion, valueName: "none|preset|rtt=…,down=…|recorded"))
     var network = "none"
 
-    @Option(help: ArgumentHelp(
-        "With --network, when requests arrive: recorded (at their trace times) or back-to-back (each as soon as the app has a place for it, as replay --speed 0 sends them).",
-        valueName: "recorded|back-to-back"))
-    var arrivals = SimulationConfiguration.Arrivals.recorded.rawValue
+    @Option(help: arrivalsHelp) var arrivals = SimulationConfiguration.Arrivals.recorded.rawValue
 
     @Option(help: deviceCostsHelp) var deviceCosts: String?
 

@@ -128,10 +128,13 @@ struct MemwarnCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The phone the app runs on (DEVICES.md): its own warnings join the sources'.", valueName: "none|class|limit=…"))
     var device = "none"
     @Option(help: networkHelp) var network = "none"
+    @Option(help: arrivalsHelp) var arrivals = SimulationConfiguration.Arrivals.recorded.rawValue
+    @Option(help: deviceCostsHelp) var deviceCosts: String?
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         try OptionCheck.library { _ = try SettingParsing.network(network) }
+        try OptionCheck.library { _ = try SettingParsing.arrivals(arrivals) }
     }
 
     func run() throws {
@@ -139,6 +142,8 @@ struct MemwarnCommand: ParsableCommand {
         job.inputs = workloads.inputs
         job.settings.device = device
         job.settings.network = network
+        job.settings.arrivals = arrivals
+        job.settings.deviceCosts = deviceCosts
         job.settings.policy = policy
         job.settings.memory = memory
         job.settings.disk = disk

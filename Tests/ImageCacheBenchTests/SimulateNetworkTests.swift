@@ -117,6 +117,35 @@ struct SimulateNetworkTests {
         #expect(bad.status == 2 && bad.stderr.contains("--device-costs \(trace)"), "\(bad.stderr)")
     }
 
+    @Test("memwarn times its reactions with --device-costs and --arrivals, as simulate does, and refuses them where they cannot apply")
+    func memwarnClockTerms() async throws {
+        let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
+        let costs = try Self.slowDecodeProfile()
+        defer { try? FileManager.default.removeItem(atPath: costs) }
+        func rows(_ extra: [String]) async throws -> [WarningComparisonRow] {
+            let output = try await BenchProcess.run(["memwarn", trace, "--network", "lte", "--warnings", "every:30s", "--json", "--no-files"] + extra)
+            #expect(output.status == 0, "\(output.stderr)")
+            return try BenchCommandsTests.json(output).memoryWarnings
+        }
+        let defaults = try await rows([]), slower = try await rows(["--device-costs", costs])
+        #expect(!defaults.isEmpty && defaults.count == slower.count)
+        for (row, slow) in zip(defaults, slower) {
+            let origin = try #require(row.timeToImage?.byTier["origin"]), slowOrigin = try #require(slow.timeToImage?.byTier["origin"])
+            // Every origin answer decodes once: 50 ms more each, at least; hits do not depend on the costs.
+            #expect(slowOrigin.p50 >= origin.p50 + 50, "\(row.reaction)")
+            #expect(slow.hitRatio == row.hitRatio, "\(row.reaction)")
+        }
+        let backToBack = try await rows(["--arrivals", "back-to-back"])
+        #expect(backToBack.map(\.timeToImage) != defaults.map(\.timeToImage))
+        for (options, message) in [
+            (["--arrivals", "back-to-back"], "--arrivals says when requests arrive on a clock"),
+            (["--network", "lte", "--device-costs", trace], "--device-costs \(trace)"),
+        ] {
+            let refused = try await BenchProcess.run(["memwarn", trace, "--no-files"] + options)
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(options): \(refused.stderr)")
+        }
+    }
+
     @Test("--network recorded is simulate's: a command with one network for every trace refuses it")
     func recordedElsewhere() async throws {
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path

@@ -12,7 +12,7 @@ public struct MemwarnJob: Sendable {
     public init() {}
 
     public func run(output: ResultsOutput) throws {
-        try output.claim(inputs: inputs.inputPaths)
+        try output.claim(inputs: inputs.inputPaths + [settings.deviceCosts].compactMap { $0 })
         let loaded = try inputs.load()
         var matrix = SimulationMatrix()
         matrix.device = try SettingParsing.device(settings.device)
@@ -20,6 +20,7 @@ public struct MemwarnJob: Sendable {
         matrix.memorySizes = [try SettingParsing.size(settings.memory)]
         matrix.diskSizes = [try SettingParsing.diskSize(settings.disk)]
         matrix.network = try SettingParsing.network(settings.network)
+        (matrix.arrivals, matrix.deviceCosts) = try settings.clockTerms(onAClock: matrix.network != nil)
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
         results.memoryWarnings = WarningComparison.run(

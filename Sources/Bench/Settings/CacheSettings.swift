@@ -30,6 +30,16 @@ public struct CacheSettings: Sendable {
     /// `--network recorded`: each trace timed on the network fitted to its own fetch times.
     public var fitsRecordedNetwork: Bool { network.lowercased() == SettingParsing.recordedNetwork }
 
+    /// When requests arrive and what the device's decodes and reads cost, for runs that keep a
+    /// clock (`onAClock`); arrivals other than recorded are refused without one.
+    public func clockTerms(onAClock: Bool) throws -> (arrivals: SimulationConfiguration.Arrivals, costs: DeviceCosts) {
+        let arrivals = try SettingParsing.arrivals(self.arrivals)
+        if arrivals != .recorded, !onAClock {
+            throw UsageError("--arrivals says when requests arrive on a clock, which only --network gives a run")
+        }
+        return (arrivals, try deviceCosts.map { try DeviceProfile.read($0).costs } ?? .thisMachine)
+    }
+
     /// The matrix these settings span; a command that times each trace on its own recorded network
     /// passes `perTraceNetwork` and gets a matrix without one (it sets each trace's), any other
     /// refuses `--network recorded`; with `objects` (a libCacheSim trace in its object
@@ -50,14 +60,10 @@ public struct CacheSettings: Sendable {
         matrix.stripes = CacheStripes(min(max(stripes, 1), 256))
         matrix.device = try SettingParsing.device(device)
         matrix.network = fitsRecordedNetwork && perTraceNetwork ? nil : try SettingParsing.network(network)
-        matrix.arrivals = try SettingParsing.arrivals(arrivals)
-        if matrix.arrivals != .recorded, matrix.network == nil, !fitsRecordedNetwork {
-            throw UsageError("--arrivals says when requests arrive on a clock, which only --network gives a run")
-        }
         if objects, matrix.network != nil || fitsRecordedNetwork {
             throw UsageError("--network carries each request's bytes over a link; --objects counts every object as size 1, with no bytes to carry")
         }
-        if let deviceCosts { matrix.deviceCosts = try DeviceProfile.read(deviceCosts).costs }
+        (matrix.arrivals, matrix.deviceCosts) = try clockTerms(onAClock: matrix.network != nil || fitsRecordedNetwork)
         guard case .fraction(let share) = try SettingParsing.size(maxEntry, option: "--max-entry"), share <= 1 else {
             throw UsageError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
         }
