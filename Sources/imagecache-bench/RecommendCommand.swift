@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bench
+import CacheSimulation
 
 struct RecommendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,9 +24,11 @@ struct RecommendCommand: ParsableCommand {
         valueName: "hits|p95|bytes"))
     var optimize = RecommendationGoal.hits.rawValue
     @Option(help: networkHelp) var network = "none"
+    @Option(help: arrivalsHelp) var arrivals = SimulationConfiguration.Arrivals.recorded.rawValue
+    @Option(help: deviceCostsHelp) var deviceCosts: String?
     @Option(help: ArgumentHelp(
         "Write the recommended settings as a pipeline file (docs/PIPELINES.md) at this new path.",
-        discussion: "simulate --pipeline FILE, with this run's --device and --network, gives the figures the 'together' row reports."))
+        discussion: "simulate --pipeline FILE, with this run's --device, --network, --arrivals and --device-costs, gives the figures the 'together' row reports."))
     var writePipeline: String?
     @Option(help: "Your pipeline now, a pipeline file (docs/PIPELINES.md), measured beside the recommendation on the same device and network.")
     var pipeline: String?
@@ -39,6 +42,8 @@ struct RecommendCommand: ParsableCommand {
         job.device = device
         job.goal = optimize
         job.network = network
+        job.arrivals = arrivals
+        job.deviceCosts = deviceCosts
         job.writePipeline = writePipeline
         job.pipeline = pipeline
         return job

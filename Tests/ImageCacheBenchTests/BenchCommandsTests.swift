@@ -287,6 +287,8 @@ struct BenchCommandsTests {
               (["replay", "--network", "lte", "--speed", "2"], "--network times the model back to back, as --speed 0 sends requests"),
               (["recommend", "--memory-budget", "64MB", "--optimize", "p95"], "--optimize p95 needs --network"),
               (["memwarn", "--network", "5g"], "--network: unknown network \"5g\""),
+              (["recommend", "--memory-budget", "64MB", "--arrivals", "sideways"], "--arrivals is recorded or back-to-back, not 'sideways'"),
+              (["memwarn", "--arrivals", "sideways"], "--arrivals is recorded or back-to-back, not 'sideways'"),
           ])
     func badNumbers(arguments: [String], message: String) async throws {
         let output = try await BenchProcess.run(arguments)

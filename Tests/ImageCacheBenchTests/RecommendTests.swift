@@ -140,6 +140,25 @@ struct RecommendTests {
         }
     }
 
+    @Test("recommend times every run with the device costs and arrivals it is given: the curves and the whole, as simulate --pipeline runs the file")
+    func clockTerms() throws {
+        let workload = try RecordedWorkload.load(path: CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path)
+        let lte = try NetworkProfile(parsing: "lte")
+        var slow = DeviceCosts.thisMachine
+        slow.decodeFixedNanoseconds = 50_000_000
+        let plain = try SettingsRecommender.recommend([workload], memoryBudget: 16 << 20, diskBudget: 64 << 20, network: lte)
+        let r = try SettingsRecommender.recommend(
+            [workload], memoryBudget: 16 << 20, diskBudget: 64 << 20, network: lte, costs: slow, arrivals: .backToBack)
+        // Every curve's point waits for slower decodes: 50 ms more at p95, at least.
+        let points = zip(plain.memoryCurve, r.memoryCurve).filter { $0.0.bytes == $0.1.bytes }
+        #expect(!points.isEmpty && points.allSatisfy { $1.p95Milliseconds! >= $0.p95Milliseconds! + 50 })
+        let whole = try #require(r.whole)
+        var run = PipelineSimulation(pipeline: try PipelineFile.parse(try PipelineFile.text(of: r.pipeline(named: "mine")), path: "mine.yaml"))
+        (run.network, run.deviceCosts, run.arrivals) = (lte, slow, .backToBack)
+        let row = try #require(run.run([.recorded(workload)]).first)
+        #expect(row.result.timeToImage?.overall.p95 == whole.p95Milliseconds && row.result.combinedHitRatio == whole.hitRatio)
+    }
+
     @Test("recommend --write-pipeline writes a new file that simulate --pipeline runs, and never over one that exists")
     func writePipelineCommand() async throws {
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path

@@ -13,6 +13,9 @@ public struct RecommendJob: Sendable {
     /// What to optimise (hits, p95, bytes) and the network to time on, as typed.
     public var goal = RecommendationGoal.hits.rawValue
     public var network = "none"
+    /// On a clock, when requests arrive, and a device profile (`calibrate`'s) for the decodes and reads; nil: this machine's.
+    public var arrivals = SimulationConfiguration.Arrivals.recorded.rawValue
+    public var deviceCosts: String?
     /// Where to write the recommendation as a pipeline file (`simulate --pipeline` runs it); a new path.
     public var writePipeline: String?
     /// The app's pipeline now, a pipeline file measured beside the recommendation.
@@ -46,19 +49,24 @@ public struct RecommendJob: Sendable {
             throw UsageError("--write-pipeline \(writePipeline) exists; recommend writes a new file and never over one it did not make")
         }
         _ = try SettingParsing.device(device)
+        _ = try SettingParsing.arrivals(arrivals)
         _ = try parsedGoal()
     }
 
     public func run(output: ResultsOutput) throws {
-        try output.claim(inputs: inputs.inputPaths + (pipeline.map { [$0] } ?? []))
+        try output.claim(inputs: inputs.inputPaths + [pipeline, deviceCosts].compactMap { $0 })
         let current = try pipeline.map { path throws(PipelineFileError) in try PipelineFile.read(path) }
+        let network = try SettingParsing.network(self.network)
+        var settings = CacheSettings()
+        (settings.arrivals, settings.deviceCosts) = (arrivals, deviceCosts)
+        let clock = try settings.clockTerms(onAClock: network != nil)
         let loaded = try inputs.load()
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
         let recommendation = try SettingsRecommender.recommend(
             loaded, memoryBudget: try Self.budget(memoryBudget, "--memory-budget"),
             diskBudget: try diskBudget.map { try Self.budget($0, "--disk-budget") }, device: try SettingParsing.device(device),
-            goal: try parsedGoal(), network: try SettingParsing.network(network), current: current)
+            goal: try parsedGoal(), network: network, costs: clock.costs, arrivals: clock.arrivals, current: current)
         results.recommendation = recommendation
         if let writePipeline {
             let name = URL(fileURLWithPath: writePipeline).deletingPathExtension().lastPathComponent

@@ -94,11 +94,13 @@ public enum SettingsRecommender {
     /// has too few hits to place a knee.
     public static let minimumRepeatRequests = 20
 
-    /// `goal` `.p95` needs a `network`; with one, every run keeps a clock (`SimulationConfiguration.network`).
+    /// `goal` `.p95` needs a `network`; with one, every run keeps a clock (`SimulationConfiguration.network`),
+    /// its requests arriving as `arrivals` says and its decodes and reads costing `costs`.
     /// `current`: the app's pipeline now, measured beside the recommendation as it is.
     public static func recommend(
         _ workloads: [RecordedWorkload], memoryBudget: Int, diskBudget: Int?, device: DeviceModel? = nil,
-        goal: RecommendationGoal = .hits, network: NetworkProfile? = nil, current: AppPreset? = nil, progress: ProgressLine = ProgressLine()
+        goal: RecommendationGoal = .hits, network: NetworkProfile? = nil, costs: DeviceCosts = .thisMachine,
+        arrivals: SimulationConfiguration.Arrivals = .recorded, current: AppPreset? = nil, progress: ProgressLine = ProgressLine()
     ) throws(RecommendationError) -> Recommendation {
         guard goal != .p95 || network != nil else {
             throw RecommendationError(reason: "a p95 time to image needs a network to time it on (--network)")
@@ -145,13 +147,19 @@ public enum SettingsRecommender {
                 candidate(configurations[c].name, results[(c * traces.count)..<((c + 1) * traces.count)], configurations[c].configuration)
             }
         }
+        // Every run on the app's phone and, with a network, on its clock.
+        func placed(_ configuration: SimulationConfiguration) -> SimulationConfiguration {
+            var configuration = configuration
+            (configuration.device, configuration.network) = (device, network)
+            (configuration.deviceCosts, configuration.arrivals) = (costs, arrivals)
+            return configuration
+        }
         func memoryOnly(_ bytes: Int, _ policy: EvictionPolicyKind = .lru, cap: Double = defaultCap) -> SimulationConfiguration {
             // On a phone, a size is measured as if its warnings came too late to help: one the phone
             // ends without them is one it ends when they do.
-            SimulationConfiguration(
+            placed(SimulationConfiguration(
                 limits: CacheLimits(costLimit: bytes, maxEntryFraction: cap), policy: policy,
-                pressure: device == nil ? .purgeAll : MemoryPressurePolicy(warning: .ignore, critical: .ignore), warnings: .none, device: device,
-                network: network)
+                pressure: device == nil ? .purgeAll : MemoryPressurePolicy(warning: .ignore, critical: .ignore), warnings: .none))
         }
 
         // 2. Memory: the knee of the curve up to the budget, on doublings that stop once everything fits,
@@ -205,14 +213,11 @@ public enum SettingsRecommender {
             diskBytes: disk, diskCurve: diskCurve, reuseIntervalP99Seconds: reuse.p99, longestReuseIntervalSeconds: reuse.longest,
             whole: nil, reasons: [], snippets: [])
         // 7. The choices together: each was measured beside the ones before it, the disk without warnings.
-        var whole = recommendation.pipeline(named: "recommended").configuration
-        (whole.device, whole.network) = (device, network)
+        let whole = placed(recommendation.pipeline(named: "recommended").configuration)
         recommendation.whole = measure([("recommended", whole)], label: "the whole pipeline")[0]
         if let current {
             // Keyed and decoded as the app's pipeline does, not as the recommendation's.
-            var yours = current.configuration(on: device)
-            (yours.device, yours.network) = (device, network)
-            let configuration = yours
+            let configuration = placed(current.configuration(on: device))
             let runs = ParallelMap.run(workloads, progress: progress, label: "your pipeline") { CacheSimulator.run(current.trace(of: $0), configuration) }
             recommendation.current = candidate(current.name, runs[...], configuration)
         }
