@@ -24,6 +24,7 @@ struct AppsCommand: AsyncParsableCommand {
     var device = DeviceModel.appsDefault.name
     @Option(help: networkHelp) var network = NetworkProfile.suiteDefault.name
     @Option(help: deviceCostsHelp) var deviceCosts: String?
+    @Option(help: arrivalsHelp) var arrivals = SimulationConfiguration.Arrivals.recorded.rawValue
     @Option(help: "A pipeline file (docs/PIPELINES.md) run on each app's trace beside the app's own pipelines and the fixed one.")
     var pipeline: String?
     @OptionGroup var output: OutputOptions
@@ -31,6 +32,7 @@ struct AppsCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionCheck.library { _ = try SettingParsing.device(device) }
         try OptionCheck.library { _ = try SettingParsing.network(network) }
+        try OptionCheck.library { _ = try SettingParsing.arrivals(arrivals) }
         try OptionCheck.count(liveSessions, "--live-sessions", atLeast: 0, atMost: 1_000_000)
     }
 
@@ -42,6 +44,7 @@ struct AppsCommand: AsyncParsableCommand {
         job.device = device
         job.network = network
         job.deviceCosts = deviceCosts
+        job.arrivals = arrivals
         job.pipeline = pipeline
         try await job.run(output: output.results)
     }

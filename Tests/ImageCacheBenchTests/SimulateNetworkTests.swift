@@ -93,7 +93,7 @@ struct SimulateNetworkTests {
         #expect(backToBack != defaults)
     }
 
-    @Test("apps times its rows and the libraries' rows with --device-costs, and refuses a file that is not a profile")
+    @Test("apps times its rows and the libraries' rows with --device-costs and --arrivals, and refuses a file that is not a profile")
     func appsDeviceCosts() async throws {
         let trace = CraftedTrace.datasets.appendingPathComponent("vanilladin-small.jsonl").path
         let costs = try Self.slowDecodeProfile()
@@ -113,8 +113,18 @@ struct SimulateNetworkTests {
         #expect(librarySlower.p50 >= library.p50 + 50)
         // Hits do not depend on the device's costs.
         #expect(defaults.apps?.map(\.hitRatio) == slower.apps?.map(\.hitRatio))
-        let bad = try await BenchProcess.run(["apps", trace, "--live-sessions", "0", "--no-files", "--device-costs", trace])
-        #expect(bad.status == 2 && bad.stderr.contains("--device-costs \(trace)"), "\(bad.stderr)")
+        // Back to back, each request as soon as the app has a place: other times, the same untimed rows.
+        let backToBack = try await run(["--arrivals", "back-to-back"])
+        #expect(backToBack.apps?.map(\.timeToImage) != defaults.apps?.map(\.timeToImage))
+        #expect(backToBack.libraries?.map(\.defaults.timeToImage) != defaults.libraries?.map(\.defaults.timeToImage))
+        #expect(backToBack.apps?.map(\.hitRatio) == defaults.apps?.map(\.hitRatio))
+        for (options, message) in [
+            (["--device-costs", trace], "--device-costs \(trace)"),
+            (["--network", "none", "--arrivals", "back-to-back"], "--arrivals says when requests arrive on a clock"),
+        ] {
+            let bad = try await BenchProcess.run(["apps", trace, "--live-sessions", "0", "--no-files"] + options)
+            #expect(bad.status == 2 && bad.stderr.contains(message), "\(options): \(bad.stderr)")
+        }
     }
 
     @Test("memwarn times its reactions with --device-costs and --arrivals, as simulate does, and refuses them where they cannot apply")

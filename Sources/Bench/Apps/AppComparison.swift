@@ -89,10 +89,11 @@ public enum AppComparison {
     /// no known app (the mix) gives none. On `device` (by default the phones of the apps' years) unless it is nil; with
     /// a `network`, each row also has its time to image there (`AppComparisonRow.timeToImage`; the
     /// presets' loads at once are then the app's limit on requests waiting for images), its
-    /// decodes and reads taking `costs`.
+    /// decodes and reads taking `costs`, its requests arriving as `arrivals` says.
     public static func run(
         _ workloads: [RecordedWorkload], device: DeviceModel? = .appsDefault, network: NetworkProfile? = nil,
-        costs: DeviceCosts = .thisMachine, pipelines: [AppPreset] = [], progress: ProgressLine = ProgressLine()
+        costs: DeviceCosts = .thisMachine, arrivals: SimulationConfiguration.Arrivals = .recorded, pipelines: [AppPreset] = [],
+        progress: ProgressLine = ProgressLine()
     ) throws(PipelineFileError) -> [AppComparisonRow] {
         let fixed = try PresetLibrary.fixed()
         struct Cell: Sendable {
@@ -134,7 +135,7 @@ public enum AppComparison {
             row.givenPipeline = pipelines.contains { $0.name == cell.label } && cell.defect == nil ? true : nil
             if let network {
                 configuration.network = network
-                configuration.deviceCosts = costs
+                (configuration.deviceCosts, configuration.arrivals) = (costs, arrivals)
                 row.timeToImage = CacheSimulator.run(trace, configuration).timeToImage
             }
             return row

@@ -48,10 +48,10 @@ public enum LibraryComparison {
 
     /// Rows per workload, a library a row, in the presets' order. On `device` (the phone the
     /// libraries' shares of memory are taken of), each timed on `network` when given, its decodes and
-    /// reads taking `costs`.
+    /// reads taking `costs`, its requests arriving as `arrivals` says.
     public static func run(
         _ workloads: [RecordedWorkload], device: DeviceModel? = .appsDefault, network: NetworkProfile? = nil,
-        costs: DeviceCosts = .thisMachine, progress: ProgressLine = ProgressLine()
+        costs: DeviceCosts = .thisMachine, arrivals: SimulationConfiguration.Arrivals = .recorded, progress: ProgressLine = ProgressLine()
     ) throws(PipelineFileError) -> [LibraryComparisonRow] {
         let libraries = try PresetLibrary.libraries()
         let fixed = try PresetLibrary.fixed()
@@ -60,7 +60,7 @@ public enum LibraryComparison {
             guard let network else { return nil }
             var configuration = configuration
             configuration.network = network
-            configuration.deviceCosts = costs
+            (configuration.deviceCosts, configuration.arrivals) = (costs, arrivals)
             return CacheSimulator.run(trace, configuration).timeToImage
         }
         // 1. Each library's defaults.

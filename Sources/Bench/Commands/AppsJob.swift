@@ -16,6 +16,8 @@ public struct AppsJob: Sendable {
     public var pipeline: String?
     /// A device profile (`calibrate`'s) whose costs time the runs on the network; nil: this machine's.
     public var deviceCosts: String?
+    /// On the network, when requests arrive (`SimulationConfiguration.Arrivals`), as typed.
+    public var arrivals = SimulationConfiguration.Arrivals.recorded.rawValue
 
     public init() {}
 
@@ -33,11 +35,14 @@ public struct AppsJob: Sendable {
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
         let (device, network) = (try SettingParsing.device(device), try SettingParsing.network(network))
-        let costs = try deviceCosts.map { try DeviceProfile.read($0).costs } ?? .thisMachine
-        results.apps = try AppComparison.run(loaded, device: device, network: network, costs: costs, pipelines: given.map { [$0] } ?? [])
+        var settings = CacheSettings()
+        (settings.arrivals, settings.deviceCosts) = (arrivals, deviceCosts)
+        let (arrivals, costs) = try settings.clockTerms(onAClock: network != nil)
+        results.apps = try AppComparison.run(
+            loaded, device: device, network: network, costs: costs, arrivals: arrivals, pipelines: given.map { [$0] } ?? [])
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
-        results.libraries = try LibraryComparison.run(loaded, device: device, network: network, costs: costs)
+        results.libraries = try LibraryComparison.run(loaded, device: device, network: network, costs: costs, arrivals: arrivals)
         output.show("the libraries' defaults against the best settings at the memory they held", ReportTables.libraries(results.libraries ?? []))
         if liveSessions > 0 {
             var checks: [AppLiveCheck] = []
