@@ -35,14 +35,12 @@ public struct AppsJob: Sendable {
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
         let (device, network) = (try SettingParsing.device(device), try SettingParsing.network(network))
-        var settings = CacheSettings()
-        (settings.arrivals, settings.deviceCosts) = (arrivals, deviceCosts)
-        let (arrivals, costs) = try settings.clockTerms(onAClock: network != nil)
+        let clock = try CacheSettings.clockTerms(arrivals: arrivals, deviceCosts: deviceCosts, onAClock: network != nil)
         results.apps = try AppComparison.run(
-            loaded, device: device, network: network, costs: costs, arrivals: arrivals, pipelines: given.map { [$0] } ?? [])
+            loaded, device: device, network: network, costs: clock.costs, arrivals: clock.arrivals, pipelines: given.map { [$0] } ?? [])
         output.show("the apps as shipped, one defect fixed at a time, and the fixed pipeline", ReportTables.apps(results.apps ?? []))
         output.show("what each defect cost (against the app as shipped)", ReportTables.appDefects(results.apps ?? []))
-        results.libraries = try LibraryComparison.run(loaded, device: device, network: network, costs: costs, arrivals: arrivals)
+        results.libraries = try LibraryComparison.run(loaded, device: device, network: network, costs: clock.costs, arrivals: clock.arrivals)
         output.show("the libraries' defaults against the best settings at the memory they held", ReportTables.libraries(results.libraries ?? []))
         if liveSessions > 0 {
             var checks: [AppLiveCheck] = []

@@ -20,7 +20,8 @@ public struct MemwarnJob: Sendable {
         matrix.memorySizes = [try SettingParsing.size(settings.memory)]
         matrix.diskSizes = [try SettingParsing.diskSize(settings.disk)]
         matrix.network = try SettingParsing.network(settings.network)
-        (matrix.arrivals, matrix.deviceCosts) = try settings.clockTerms(onAClock: matrix.network != nil)
+        (matrix.arrivals, matrix.deviceCosts) = try CacheSettings.clockTerms(
+            arrivals: settings.arrivals, deviceCosts: settings.deviceCosts, onAClock: matrix.network != nil)
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)
         results.memoryWarnings = WarningComparison.run(

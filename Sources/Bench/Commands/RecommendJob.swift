@@ -57,9 +57,7 @@ public struct RecommendJob: Sendable {
         try output.claim(inputs: inputs.inputPaths + [pipeline, deviceCosts].compactMap { $0 })
         let current = try pipeline.map { path throws(PipelineFileError) in try PipelineFile.read(path) }
         let network = try SettingParsing.network(self.network)
-        var settings = CacheSettings()
-        (settings.arrivals, settings.deviceCosts) = (arrivals, deviceCosts)
-        let clock = try settings.clockTerms(onAClock: network != nil)
+        let clock = try CacheSettings.clockTerms(arrivals: arrivals, deviceCosts: deviceCosts, onAClock: network != nil)
         let loaded = try inputs.load()
         var results = BenchResults(command: ResultsOutput.commandLine)
         results.datasets = loaded.map(\.summary)

@@ -30,10 +30,13 @@ public struct CacheSettings: Sendable {
     /// `--network recorded`: each trace timed on the network fitted to its own fetch times.
     public var fitsRecordedNetwork: Bool { network.lowercased() == SettingParsing.recordedNetwork }
 
-    /// When requests arrive and what the device's decodes and reads cost, for runs that keep a
-    /// clock (`onAClock`); arrivals other than recorded are refused without one.
-    public func clockTerms(onAClock: Bool) throws -> (arrivals: SimulationConfiguration.Arrivals, costs: DeviceCosts) {
-        let arrivals = try SettingParsing.arrivals(self.arrivals)
+    /// When requests arrive and what the device's decodes and reads cost, as typed (`--arrivals`,
+    /// `--device-costs`), for runs that keep a clock (`onAClock`); arrivals other than recorded are
+    /// refused without one.
+    public static func clockTerms(
+        arrivals: String, deviceCosts: String?, onAClock: Bool
+    ) throws -> (arrivals: SimulationConfiguration.Arrivals, costs: DeviceCosts) {
+        let arrivals = try SettingParsing.arrivals(arrivals)
         if arrivals != .recorded, !onAClock {
             throw UsageError("--arrivals says when requests arrive on a clock, which only --network gives a run")
         }
@@ -63,7 +66,8 @@ public struct CacheSettings: Sendable {
         if objects, matrix.network != nil || fitsRecordedNetwork {
             throw UsageError("--network carries each request's bytes over a link; --objects counts every object as size 1, with no bytes to carry")
         }
-        (matrix.arrivals, matrix.deviceCosts) = try clockTerms(onAClock: matrix.network != nil || fitsRecordedNetwork)
+        (matrix.arrivals, matrix.deviceCosts) = try Self.clockTerms(
+            arrivals: arrivals, deviceCosts: deviceCosts, onAClock: matrix.network != nil || fitsRecordedNetwork)
         guard case .fraction(let share) = try SettingParsing.size(maxEntry, option: "--max-entry"), share <= 1 else {
             throw UsageError("--max-entry is a share of the memory size, from 0% to 100%, not '\(maxEntry)'")
         }
