@@ -22,8 +22,26 @@ struct TimeAgreementTests {
         #expect(agreement.compared == 4 && agreement.mapeRequests == 3)
         let mape = (0.1 + 0.25 + 0.2) / 3
         #expect(abs(agreement.mape - mape) < 1e-12)
-        // Ranks: live 1,3,4,2; simulated 1,3,4,2.
-        #expect(agreement.spearman == 1)
+        // Ranks: live 1,3,4,2; simulated 1,3,4,2. One memory hit is no tie: the ceiling is 1.
+        #expect(agreement.spearman == 1 && agreement.spearmanCeiling == 1)
+    }
+
+    @Test("ρ's ceiling: memory hits timed apart live and tied at no time simulated bound ρ, whatever the model's other times")
+    func ceiling() {
+        // Three memory hits live took 30, 10 and 20 µs for; two downloads the model times exactly.
+        let live: [UInt32] = [30, 10, 20, 100_000, 200_000]
+        let answers: [CacheSimulator.Answer] = [.memory, .memory, .memory, .origin, .origin]
+        let exact = TimeAgreement(
+            network: "test", method: "paced", live: live, liveAnswers: answers, simulated: [0, 0, 0, 100_000, 200_000],
+            simulatedAnswers: answers)
+        // Live's ranks 3,1,2,4,5 against 2,2,2,4,5: Σ(dx·dy) = 8, Σdx² = 10, Σdy² = 8: ρ ≤ 0.894.
+        let bound = 8 / (10 * 8.0).squareRoot()
+        #expect(abs(exact.spearmanCeiling - bound) < 1e-12 && exact.spearman == exact.spearmanCeiling)
+        // A model that gets the downloads' order wrong falls below the ceiling, which is live's alone.
+        let swapped = TimeAgreement(
+            network: "test", method: "paced", live: live, liveAnswers: answers, simulated: [0, 0, 0, 200_000, 100_000],
+            simulatedAnswers: answers)
+        #expect(swapped.spearmanCeiling == exact.spearmanCeiling && swapped.spearman < exact.spearman - 0.1)
     }
 }
 

@@ -18,6 +18,10 @@ public struct TimeAgreement: Codable, Sendable, Equatable {
     public var mapeRequests: Int
     /// Spearman's ρ over every compared request.
     public var spearman: Double
+    /// The most ρ any model reaches that answers a memory hit in no time, as the clock does:
+    /// live's times against themselves with live's memory hits at zero. Where most requests are
+    /// memory hits, their ties bound ρ well below 1 however right the other times are.
+    public var spearmanCeiling: Double
 
     public struct Row: Codable, Sendable, Equatable {
         public var tier: String
@@ -47,13 +51,16 @@ public struct TimeAgreement: Codable, Sendable, Equatable {
                 simulated: .init(sorted: (simulatedTiers[tier] ?? []).sorted()))
         }
         var pairs: [(live: Double, simulated: Double)] = []
-        for (a, b) in zip(live, simulated) where a != TimeToImage.untimed && b != TimeToImage.untimed {
+        var liveWithoutHits: [Double] = []
+        for ((a, b), answer) in zip(zip(live, simulated), liveAnswers) where a != TimeToImage.untimed && b != TimeToImage.untimed {
             pairs.append((Double(a), Double(b)))
+            liveWithoutHits.append(answer == .memory ? 0 : Double(a))
         }
         compared = pairs.count
         let waited = pairs.filter { $0.live >= 1_000 }
         mapeRequests = waited.count
         mape = waited.isEmpty ? .nan : waited.reduce(0) { $0 + abs($1.simulated - $1.live) / $1.live } / Double(waited.count)
         spearman = pairs.count < 2 ? .nan : Statistics.spearman(pairs.map(\.live), pairs.map(\.simulated))
+        spearmanCeiling = pairs.count < 2 ? .nan : Statistics.spearman(pairs.map(\.live), liveWithoutHits)
     }
 }

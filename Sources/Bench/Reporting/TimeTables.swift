@@ -49,7 +49,7 @@ extension ReportTables {
         var table = TextTable([
             ("trace", .left), ("network", .left), ("tier", .left), ("live n", .right), ("model n", .right),
             ("live p50 ms", .right), ("model p50 ms", .right), ("live p90 ms", .right), ("model p90 ms", .right),
-            ("MAPE", .right), ("ρ", .right), ("compared", .right),
+            ("MAPE", .right), ("ρ", .right), ("ρ ceiling", .right), ("compared", .right),
         ])
         for report in reports {
             guard let time = report.timeToImage else { continue }
@@ -60,7 +60,7 @@ extension ReportTables {
                     number(row.live.p50, 1, style), number(row.simulated.p50, 1, style),
                     number(row.live.p90, 1, style), number(row.simulated.p90, 1, style),
                     overall ? percent(time.mape, style) : "", overall ? number(time.spearman, 2, style) : "",
-                    overall ? String(time.compared) : "",
+                    overall ? number(time.spearmanCeiling, 2, style) : "", overall ? String(time.compared) : "",
                 ])
             }
         }
