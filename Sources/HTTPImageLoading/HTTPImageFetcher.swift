@@ -14,11 +14,11 @@ public final class HTTPImageFetcher: ImageFetcher {
     public struct Configuration: Sendable {
         public var connectionsPerHost: Int
         /// Bounds both opening a connection and, in AsyncHTTPClient, waiting for
-        /// one of the host's pooled connections to come free: keep it long
-        /// enough for a page of requests queued behind `connectionsPerHost`.
+        /// one of the host's pooled connections to come free: no shorter than
+        /// `requestTimeout`, so that one bounds a request's wait for its response.
         public var connectTimeout: Duration
-        /// Until the response head arrives.
-        public var headTimeout: Duration
+        /// Until the response head arrives, from the fetch (`RequestTimeout`).
+        public var requestTimeout: Duration
         /// Longest silence between body bytes.
         public var readTimeout: Duration
         public var maxBodyBytes: Int
@@ -26,12 +26,12 @@ public final class HTTPImageFetcher: ImageFetcher {
         public var acceptsOctetStream: Bool
 
         public init(
-            connectionsPerHost: Int = 6, connectTimeout: Duration = .seconds(10), headTimeout: Duration = .seconds(10),
+            connectionsPerHost: Int = 6, connectTimeout: Duration = RequestTimeout.standard, requestTimeout: Duration = RequestTimeout.standard,
             readTimeout: Duration = .seconds(5), maxBodyBytes: Int = 32 << 20, acceptsOctetStream: Bool = true
         ) {
             self.connectionsPerHost = connectionsPerHost
             self.connectTimeout = connectTimeout
-            self.headTimeout = headTimeout
+            self.requestTimeout = requestTimeout
             self.readTimeout = readTimeout
             self.maxBodyBytes = maxBodyBytes
             self.acceptsOctetStream = acceptsOctetStream
@@ -98,7 +98,7 @@ public final class HTTPImageFetcher: ImageFetcher {
 
     private func perform(_ url: String, start: ContinuousClock.Instant) async throws -> FetchedImage {
         let request = HTTPClientRequest(url: url)
-        let response = try await client.execute(request, timeout: .init(configuration.headTimeout))
+        let response = try await client.execute(request, timeout: .init(configuration.requestTimeout))
         let headDuration = ContinuousClock.now - start
         guard (200..<300).contains(Int(response.status.code)) else { throw FetchError.status(Int(response.status.code)) }
         let contentType = response.headers.first(name: "content-type")

@@ -103,6 +103,39 @@ struct NetworkLinkTests {
         #expect(Self.run(one, [(1, 0, 1_000_000, 0), (2, 0, 1_000_000, 100_000 * Self.ms)]) == [1: 1_300 * Self.ms, 2: 101_300 * Self.ms])
     }
 
+    @Test("the request timeout: a transfer queued for a connection, or connected too late for its first byte, fails at its deadline; a late one's connection closes")
+    func requestTimeout() {
+        let ms = Self.ms
+        func run(_ connections: NetworkProfile.ConnectionPooling, timeout: Duration, _ transfers: [(id: Int, bytes: Int, at: UInt64)]) -> [Int: (at: UInt64, failed: Bool)] {
+            var link = NetworkLink(Self.profile(connections), timeout: timeout)
+            var ended: [Int: (at: UInt64, failed: Bool)] = [:]
+            for transfer in transfers {
+                while let end = link.nextEnd(by: transfer.at) { ended[end.id] = (end.at, end.failed) }
+                link.start(transfer.id, host: 0, bytes: transfer.bytes, at: transfer.at)
+            }
+            while let end = link.nextEnd(by: .max) { ended[end.id] = (end.at, end.failed) }
+            #expect(!link.isBusy)
+            return ended
+        }
+        // One connection: 1 has its first byte at 300 ms and ends at 1,300. 2 and 3 queue behind
+        // it; at a 1 s timeout 2 (asked at 0) fails at 1,000 ms, still queued, and 3 (asked at
+        // 500 ms) gets the connection at 1,300 and its first byte at 1,400, before its deadline.
+        let queued = run(.perHost(1), timeout: .seconds(1), [(1, 1_000_000, 0), (2, 1_000_000, 0), (3, 100_000, 500 * ms)])
+        #expect(queued[1]! == (1_300 * ms, false) && queued[2]! == (1_000 * ms, true) && queued[3]! == (1_500 * ms, false))
+        // At 250 ms the first transfer's first byte (300 ms: two round trips to connect, one to
+        // ask) is too late: it fails at 250 ms and closes its connection, so 2, queued behind it,
+        // opens another at 250 ms, whose first byte (550 ms) is too late for its own deadline (350).
+        let late = run(.perHost(1), timeout: .milliseconds(250), [(1, 100_000, 0), (2, 100_000, 100 * ms)])
+        #expect(late[1]! == (250 * ms, true) && late[2]! == (350 * ms, true))
+        // Over HTTP/2 a late stream stops alone: the next transfer, asked once the handshake is
+        // done, takes the open connection and makes its deadline.
+        let h2 = run(.multiplexed, timeout: .milliseconds(250), [(1, 100_000, 0), (2, 100_000, 200 * ms)])
+        #expect(h2[1]! == (250 * ms, true) && h2[2]! == (400 * ms, false))
+        // With no timeout nothing fails, and the same transfers end as they always did.
+        let none = Self.run(Self.profile(.perHost(1)), [(1, 1_000_000, 0), (2, 1_000_000, 0)].map { ($0.0, 0, $0.1, $0.2) })
+        #expect(none == [1: 1_300 * ms, 2: 2_400 * ms])
+    }
+
     @Test("a recording's own account of its connections: one it opened pays the handshake beside an idle one; one it reused pays none")
     func recordedConnections() {
         let ms = Self.ms
@@ -310,6 +343,36 @@ struct RequestClockTests {
         #expect(answered.sharedDownloads == 2 && answered.result.cancelledTransfers == 1 && answered.result.offlineMisses == 0)
         #expect(answered.times[0 ..< 3].allSatisfy { $0 != TimeToImage.untimed } && answered.times[3] == TimeToImage.untimed)
         #expect(answered.result.timeToImage?.networkBytes == 100_000)
+    }
+
+    @Test("a download whose response has not begun by the request timeout fails, and with it those that joined it or share it: not shown, nothing stored, as live")
+    func requestTimeout() throws {
+        let ms: UInt64 = 1_000_000
+        var trace = DetailedSimulationTests.emptyTrace(keys: 3)
+        // One connection: URL 0 (key 0) has it from 0 to 1,300 ms; URL 1 (key 1) waits behind it,
+        // joined by a repeat and shared by another size of it (key 2); at a 1 s timeout all three
+        // fail at 1,000 ms. Key 1 asked again at 5 s is downloaded again.
+        trace.append(key: 0, cost: 30_000, size: 1_000_000, time: 0, detail: .init(diskKey: 0, content: 0, url: 0))
+        trace.append(key: 1, cost: 30_000, size: 1_000_000, time: 0, detail: .init(diskKey: 1, content: 1, url: 1))
+        trace.append(key: 1, cost: 30_000, size: 1_000_000, time: 10 * ms, detail: .init(diskKey: 1, content: 1, url: 1))
+        trace.append(key: 2, cost: 20_000, size: 1_000_000, time: 20 * ms, detail: .init(diskKey: 1, content: 1, url: 1))
+        trace.append(key: 1, cost: 30_000, size: 1_000_000, time: 5_000 * ms, detail: .init(diskKey: 1, content: 1, url: 1))
+        func run(_ timeout: Duration?) -> CacheSimulator.Answered {
+            var configuration = SimulationConfiguration(
+                limits: unitLimits(1 << 30), policy: .lru,
+                network: NetworkProfile(name: "test", rttMilliseconds: 100, downlinkBitsPerSecond: 8e6, connections: .perHost(1), source: "test"))
+            configuration.requestTimeout = timeout
+            return CacheSimulator.answers(trace, configuration)
+        }
+        let timedOut = run(.seconds(1))
+        #expect(timedOut.answers == [.origin, .offline, .offline, .offline, .origin])
+        #expect(timedOut.result.hits == 0 && timedOut.result.offlineMisses == 3 && timedOut.result.unservedBytes == 3_000_000)
+        #expect(timedOut.result.timeToImage?.timedOut == 3 && timedOut.result.timeToImage?.networkBytes == 2_000_000)
+        #expect(timedOut.times[1 ..< 4].allSatisfy { $0 == TimeToImage.untimed } && timedOut.times[4] != TimeToImage.untimed)
+        // Without a timeout URL 1 waits its turn: the repeat joins it, the other size shares it, and the last is a hit.
+        let patient = run(nil)
+        #expect(patient.answers == [.origin, .origin, .joined, .origin, .memory])
+        #expect(patient.result.timeToImage?.timedOut == 0 && patient.result.offlineMisses == 0 && patient.sharedDownloads == 1)
     }
 
     @Test("back to back, as replay --speed 0 sends them: a request arrives once the app has a place, whatever its trace time")

@@ -68,6 +68,7 @@ struct PipelineFileTests {
         loads:
           in-flight: 4
           coalescing: per-waiter
+          timeout: 60s
         invalidations: honoured
         """
 
@@ -103,6 +104,10 @@ struct PipelineFileTests {
         #expect(try Self.changed("  format: as-downloaded", to: "  format: png-6").originalDiskFormat == .png(compression: 6))
         #expect(try Self.changed("  in-flight: 4", to: "  in-flight: 16").loadsInFlight == 16)
         #expect(try Self.changed("  coalescing: per-waiter", to: "  coalescing: none").coalescing == SimulationConfiguration.FetchCoalescing.none)
+        #expect(base.requestTimeout == .seconds(60) && base.configuration.requestTimeout == .seconds(60))
+        #expect(try Self.changed("  timeout: 60s", to: "  timeout: 15s").configuration.requestTimeout == .seconds(15))
+        #expect(try Self.changed("  timeout: 60s", to: "  timeout: none").configuration.requestTimeout == nil)
+        #expect(try Self.changed("  timeout: 60s", to: "").requestTimeout == RequestTimeout.standard)
         #expect(try Self.changed("invalidations: honoured", to: "invalidations: ignored").honoursInvalidations == false)
         #expect(try Self.changed("invalidations: honoured", to: "invalidations: honoured\ndefects: [no-disk]").defects.map(\.id) == ["no-disk"])
     }
@@ -111,6 +116,8 @@ struct PipelineFileTests {
     func libraryPresets() throws {
         let names = ["nuke-default", "nuke-datacache", "kingfisher-default", "sdwebimage-default", "urlsession-nscache"]
         let presets = try names.map { try PresetLibrary.named($0) }
+        // URLSession's default request timeout under Nuke and a bare URLSession; Kingfisher's and SDWebImage's own.
+        #expect(presets.map(\.requestTimeout) == [.seconds(60), .seconds(60), .seconds(15), .seconds(15), .seconds(60)])
         for preset in presets {
             #expect(preset.app == nil && preset.defects.isEmpty && !preset.summary.isEmpty, "\(preset.name)")
             #expect(preset.evidence.contains { $0.hasPrefix("Not expressed") }, "\(preset.name)")
@@ -166,6 +173,7 @@ struct PipelineFileTests {
             ("name: x\ndisk:\n  keeps: all\n", 3, "disk.keeps: is originals"),
             ("name: x\nloads:\n  in-flight: -1\n", 3, "loads.in-flight: is a whole number from 0 to 10000"),
             ("name: x\nloads:\n  coalescing: maybe\n", 3, "loads.coalescing"),
+            ("name: x\nloads:\n  timeout: soon\n", 3, "loads.timeout"),
             ("name: x\nkeys:\n  memory: url\n", 3, "unknown key strategy"),
             ("name: x\ndecode: half\n", 2, "decode: is thumbnail"),
             ("name: x\ninvalidations: sometimes\n", 2, "invalidations: is honoured"),

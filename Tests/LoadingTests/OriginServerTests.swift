@@ -10,7 +10,7 @@ import Testing
 extension HTTPImageFetcher.Configuration {
     /// Generous timeouts: on two cores the suite's heavy tests share the CPU
     /// with the origin, which synthesises each image on first request.
-    static let loopbackUnderLoad = Self(connectTimeout: .seconds(30), headTimeout: .seconds(30), readTimeout: .seconds(30))
+    static let loopbackUnderLoad = Self(connectTimeout: .seconds(30), requestTimeout: .seconds(30), readTimeout: .seconds(30))
 }
 
 func startOrigin(stall: Duration = .seconds(30)) async throws -> OriginServer {
@@ -103,7 +103,7 @@ struct OriginServerTests {
         // it fired seconds late), so nothing else may end first: the held request's read and head
         // timeouts outlast its stall, and the queued one's head timeout outlasts any such delay.
         let fetcher = HTTPImageFetcher(.init(
-            connectionsPerHost: 1, connectTimeout: .milliseconds(300), headTimeout: .seconds(600), readTimeout: .seconds(600)))
+            connectionsPerHost: 1, connectTimeout: .milliseconds(300), requestTimeout: .seconds(600), readTimeout: .seconds(600)))
         let stalled = origin.url(for: ImageDescriptor(contentID: 9, width: 64, height: 64, format: .png), fault: .stall)
         var holding = Task { try await fetcher.fetch(stalled) }
         // The pool gives a connection 300 ms to open. Under ThreadSanitizer on a busy machine one took

@@ -173,7 +173,7 @@ struct PipelineOverHTTPTests {
     func faults(_ fault: FaultCase) async throws {
         // A stall must outlast the client's head timeout; everything else gets time to spare.
         let harness = fault.fault == .stall
-            ? try await Harness.make(fetcher: .init(headTimeout: .seconds(1)))
+            ? try await Harness.make(fetcher: .init(requestTimeout: .seconds(1)))
             : try await Harness.make()
         let request = harness.request(6, 640, 480, fault: fault.fault)
         let errors = try await within(.seconds(45)) {

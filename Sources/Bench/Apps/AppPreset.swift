@@ -36,6 +36,9 @@ public struct AppPreset: Sendable, Hashable {
     public var honoursInvalidations: Bool
     /// What is wrong with it, each with its fix; empty for the fixed pipeline.
     public var defects: [AppDefect]
+    /// How long a download waits for its response to begin before it fails (`RequestTimeout`;
+    /// URLSession's 60 s unless the library sets its own); nil: never.
+    public var requestTimeout: Duration? = RequestTimeout.standard
 
     /// A share of the phone's memory, at most a size.
     public struct DeviceShare: Sendable, Hashable {
@@ -63,9 +66,11 @@ public struct AppPreset: Sendable, Hashable {
     public func configuration(on device: DeviceModel?) -> SimulationConfiguration {
         var limits = memoryLimits
         if let memoryDeviceShare { limits.costLimit = memoryDeviceShare.bytes(on: device) }
-        return SimulationConfiguration(
+        var configuration = SimulationConfiguration(
             limits: limits, policy: policy, timeToLive: timeToLive, pressure: pressure, warnings: .trace, disk: disk,
             honoursInvalidations: honoursInvalidations, inFlight: loadsInFlight, coalescing: coalescing)
+        configuration.requestTimeout = requestTimeout
+        return configuration
     }
 
     /// What the simulation trace depends on: presets alike in these share one.

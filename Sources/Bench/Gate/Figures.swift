@@ -17,6 +17,7 @@ extension BenchResults {
             if let time = row.result.timeToImage {
                 add(Figure(id + "/timeToImageP50", time.overall.p50, better: .lower))
                 add(Figure(id + "/timeToImageP95", time.overall.p95, better: .lower))
+                add(Figure(id + "/timedOut", Double(time.timedOut ?? 0), better: .lower))
             }
         }
         for row in keyComparisons {
@@ -53,6 +54,7 @@ extension BenchResults {
             if let time = row.timeToImage {
                 add(Figure(id + "/\(time.network)/timeToImageP50", time.overall.p50, better: .lower))
                 add(Figure(id + "/\(time.network)/timeToImageP95", time.overall.p95, better: .lower))
+                add(Figure(id + "/\(time.network)/timedOut", Double(time.timedOut ?? 0), better: .lower))
             }
         }
         for row in libraries ?? [] {
@@ -64,6 +66,7 @@ extension BenchResults {
                 add(Figure(id + "/processEnds", Double(figures.processEnds), better: .lower))
                 if let time = figures.timeToImage {
                     add(Figure(id + "/\(time.network)/timeToImageP95", time.overall.p95, better: .lower))
+                    add(Figure(id + "/\(time.network)/timedOut", Double(time.timedOut ?? 0), better: .lower))
                 }
             }
         }

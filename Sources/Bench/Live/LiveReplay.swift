@@ -32,7 +32,8 @@ public enum LiveReplay {
         let shaping = try options.network.map { try LinkShaping(network: $0, hosts: trace.hostNames, method: options.shaping) }
         return try await withLoopbackOrigin(
             store: options.originStore, latency: latency,
-            connectionsPerHost: shaping?.connectionsPerHost ?? max(options.concurrency, 8), shaping: shaping
+            connectionsPerHost: shaping?.connectionsPerHost ?? max(options.concurrency, 8), requestTimeout: options.requestTimeout,
+            shaping: shaping
         ) { origin, http in
             let driver = try Driver(
                 workload: workload, trace: trace, options: options, origin: origin, fetcher: ReplayFetcher(http), scratch: scratch,
@@ -55,14 +56,16 @@ public enum LiveReplay {
     /// both shut down afterwards, whether `body` returns or throws.
     /// With `shaping`, the origin listens once per host and paces its answers to the network.
     static func withLoopbackOrigin<Result: Sendable>(
-        store: String, latency: LatencyModel = .none, connectionsPerHost: Int = 8, shaping: LinkShaping? = nil,
-        _ body: (OriginServer, HTTPImageFetcher) async throws -> Result
+        store: String, latency: LatencyModel = .none, connectionsPerHost: Int = 8, requestTimeout: Duration? = RequestTimeout.standard,
+        shaping: LinkShaping? = nil, _ body: (OriginServer, HTTPImageFetcher) async throws -> Result
     ) async throws -> Result {
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         let origin = try await OriginServer.start(.init(
             storeDirectory: store, storeByteLimit: 4 << 30, latency: latency, link: shaping?.link,
             listeners: shaping?.listeners ?? 1))
-        let http = HTTPImageFetcher(.init(connectionsPerHost: connectionsPerHost))
+        // No timeout is a day's: longer than any replay.
+        let timeout = requestTimeout ?? .seconds(86_400)
+        let http = HTTPImageFetcher(.init(connectionsPerHost: connectionsPerHost, connectTimeout: timeout, requestTimeout: timeout))
         do {
             let result = try await body(origin, http)
             try await http.shutdown()

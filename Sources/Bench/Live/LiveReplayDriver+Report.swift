@@ -19,6 +19,7 @@ extension LiveReplay.Driver {
             stripes: options.stripes, device: options.device)
         var model = configuration
         model.deviceCosts = options.deviceCosts
+        model.requestTimeout = options.requestTimeout
         if let network = options.network {
             model.network = network
             model.arrivals = .backToBack

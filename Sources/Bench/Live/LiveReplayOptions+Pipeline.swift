@@ -40,5 +40,6 @@ extension LiveReplayOptions {
         disk = pipeline.disk.map { .bytes($0.byteLimit) }
         diskPolicy = pipeline.disk?.policy ?? diskPolicy
         concurrency = max(pipeline.loadsInFlight, 1)
+        requestTimeout = pipeline.requestTimeout
     }
 }

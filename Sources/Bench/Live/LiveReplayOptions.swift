@@ -60,6 +60,8 @@ public struct LiveReplayOptions: Sendable {
     public var shaping = LinkShaping.Method.origin
     /// What decodes and disk reads take in the model on a network (`calibrate`'s profile, `--device-costs`).
     public var deviceCosts = DeviceCosts.thisMachine
+    /// How long a download waits for its response live, and in the model beside it (`RequestTimeout`).
+    public var requestTimeout: Duration? = RequestTimeout.standard
 
     public init() {}
 

@@ -47,6 +47,7 @@ extension PipelineFile {
             "loads:",
             "  in-flight: \(preset.loadsInFlight)",
             "  coalescing: \(preset.coalescing)",
+            "  timeout: \(Vocabulary.timeToLiveText(preset.requestTimeout))",
             "invalidations: \(preset.honoursInvalidations ? "honoured" : "ignored")",
         ]
         if !preset.defects.isEmpty { lines.append("defects: [\(preset.defects.map(\.id).joined(separator: ", "))]") }

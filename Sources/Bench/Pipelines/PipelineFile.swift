@@ -63,6 +63,7 @@ public enum PipelineFile {
         if var loads = try fields.section("loads") {
             preset.loadsInFlight = try loads.value("in-flight") { try Vocabulary.count($0, in: 0...10_000) } ?? preset.loadsInFlight
             preset.coalescing = try loads.value("coalescing", Vocabulary.coalescing) ?? preset.coalescing
+            preset.requestTimeout = try loads.value("timeout", Vocabulary.requestTimeout) ?? preset.requestTimeout
             try loads.finish()
         }
         preset.honoursInvalidations = try fields.value("invalidations", Vocabulary.invalidations) ?? preset.honoursInvalidations

@@ -94,6 +94,12 @@ extension PipelineFile {
             text.lowercased() == "none" ? nil : try SettingParsing.duration(text, option: "time-to-live")
         }
 
+        /// A download's wait for its response (`loads.timeout`), or `none`: never.
+        static func requestTimeout(_ text: String) throws -> Duration? {
+            text.lowercased() == "none" ? nil : try SettingParsing.duration(text, option: "timeout")
+        }
+
+        /// A span of time as a pipeline file writes it (`time-to-live`, `loads.timeout`), or `none`.
         static func timeToLiveText(_ duration: Duration?) -> String {
             guard let duration else { return "none" }
             let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

@@ -99,6 +99,7 @@ public enum RunSummary {
             guard let time = row.result.timeToImage else { return nil }
             return "  " + pad(row.trace, nameWidth) + "  " + duration(time.overall.p50) + " / " + duration(time.overall.p95)
                 + (time.neverShown > 0 ? "; \(time.neverShown) never shown" : "")
+                + ((time.timedOut ?? 0) > 0 ? "; \(time.timedOut ?? 0) timed out" : "")
         }
     }
 

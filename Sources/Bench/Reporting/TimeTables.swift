@@ -1,13 +1,14 @@
 import CacheSimulation
 
 extension ReportTables {
-    /// Time to image per run, overall and by tier (runs with a network).
+    /// Time to image per run, overall and by tier (runs with a network), over the requests shown;
+    /// beside it those never shown because their download timed out.
     public static func timeToImage(_ rows: [SimulationRow], style: ReportStyle = .human) -> TextTable {
         var table = TextTable([
             ("trace", .left), ("keys", .left), ("policy", .left), ("memory", .right), ("disk", .right), ("network", .left),
             ("p50 ms", .right), ("p90 ms", .right), ("p95 ms", .right), ("p99 ms", .right),
             ("disk p95 ms", .right), ("origin p95 ms", .right), ("joined p95 ms", .right),
-            (style == .human ? "MB on network" : "bytes on network", .right),
+            (style == .human ? "MB on network" : "bytes on network", .right), ("timed out", .right),
         ])
         for row in rows {
             guard let time = row.result.timeToImage else { continue }
@@ -17,6 +18,7 @@ extension ReportTables {
                 time.network + (time.arrivals.map { ", \($0)" } ?? ""),
                 number(time.overall.p50, 1, style), number(time.overall.p90, 1, style), number(time.overall.p95, 1, style),
                 number(time.overall.p99, 1, style), p95(.disk), p95(.origin), p95(.joined), megabytes(time.networkBytes, style),
+                String(time.timedOut ?? 0),
             ])
         }
         return table

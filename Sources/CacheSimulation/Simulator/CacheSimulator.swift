@@ -45,6 +45,10 @@ public struct SimulationConfiguration: Sendable, Hashable {
     public var deviceCosts = DeviceCosts.thisMachine
     /// On a clock, when requests arrive.
     public var arrivals = Arrivals.recorded
+    /// On a clock, how long a download waits for its response to begin before it fails, as
+    /// the live fetcher's does (`RequestTimeout`): its request, those that share its
+    /// download and those that joined them are not shown. Nil: never.
+    public var requestTimeout: Duration? = RequestTimeout.standard
 
     /// When a clocked run's requests arrive (`network`).
     public enum Arrivals: String, Sendable, Hashable, CaseIterable {

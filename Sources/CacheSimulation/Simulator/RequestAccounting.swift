@@ -77,6 +77,17 @@ struct RequestAccounting {
         offline(index, size: size)
     }
 
+    /// A request whose download timed out (on the clock): not shown, as an offline miss; one
+    /// that had `joined` a flight is no longer a hit. Its download stays counted, as a live
+    /// download that fails (`hitWasOffline`).
+    mutating func timedOut(_ index: Int, size: Int, joined: Bool) {
+        if joined {
+            hits &-= 1
+            byteHits &-= size
+        }
+        offline(index, size: size)
+    }
+
     /// A request that never reached the screen (the app was ended), with those that joined it.
     mutating func lost(_ index: Int, joiners: Int = 0) {
         result.device?.lostRequests += 1 + joiners

@@ -49,7 +49,8 @@ struct SimulationState<Policy: EvictionPolicy> {
             RequestClock(
                 network: $0, costs: configuration.deviceCosts, limit: configuration.inFlight,
                 coalesces: configuration.coalescing == .perWaiter, backToBack: configuration.arrivals == .backToBack,
-                keys: trace.keyCount, diskKeys: trace.diskKeyCount, hostNames: trace.hostNames)
+                keys: trace.keyCount, diskKeys: trace.diskKeyCount, hostNames: trace.hostNames,
+                requestTimeout: configuration.requestTimeout)
         } : nil
         if trace.hasDetails, let model = configuration.device {
             device.footprint = DeviceFootprint(model)
@@ -120,7 +121,7 @@ struct SimulationState<Policy: EvictionPolicy> {
     /// its fixed part and its parts per encoded byte (the size) and per decoded byte (the cost).
     @inline(never)
     mutating func plainMissOnClock(_ index: Int, key: TraceKey, cost: Int, size: Int, now: UInt64) {
-        if configuration.coalescing == .perWaiter, clock!.join(key) != nil {
+        if configuration.coalescing == .perWaiter, clock!.join(key, size: size) != nil {
             accounting.hits &+= 1
             accounting.byteHits &+= size
             return
@@ -173,7 +174,7 @@ struct SimulationState<Policy: EvictionPolicy> {
             return
         }
         if inFlight.myMarket?.load(truth.url) == .drop { return accounting.unanswered(index, size: size) }
-        if configuration.coalescing == .perWaiter, let held = clock == nil ? inFlight.window.join(key) : clock!.join(key) {
+        if configuration.coalescing == .perWaiter, let held = clock == nil ? inFlight.window.join(key) : clock!.join(key, size: size) {
             // A memory miss for a thumbnail in flight waits for it: answered as it is, stored once.
             accounting.hit(index, size: size, as: .joined)
             accounting.check(served: held, truth: truth)
@@ -247,6 +248,7 @@ struct SimulationState<Policy: EvictionPolicy> {
         switch event {
         case .original(let index): landOriginal(index)
         case .thumbnail(let landing): land(landing)
+        case .failed(let failure): accounting.timedOut(failure.index, size: failure.size, joined: failure.joined)
         }
     }
 

@@ -11,7 +11,9 @@ import ImagePipeline
 /// - a disk hit its read, then its decode;
 /// - an origin miss its transfer on the `NetworkLink`, then its decode; another size of a URL
 ///   asked for while its original downloads shares the transfer;
-/// - a miss for a thumbnail in flight joins it and waits for it.
+/// - a miss for a thumbnail in flight joins it and waits for it;
+/// - a transfer whose response has not begun by the request timeout fails, and with it every
+///   request that shares it or joined one that does.
 /// Decodes queue for the device's decode width. The state takes what lands from `next(by:)`, in
 /// the order of time: an original on disk when its transfer ends, a thumbnail when it is decoded.
 struct RequestClock {
@@ -51,6 +53,16 @@ struct RequestClock {
     /// The requests that joined flights, each with when it was asked for and the one that
     /// joined the same flight before it.
     private var joins = Slab<Join>()
+    /// Requests whose transfer timed out, handed out by `next(by:)` from `failuresTaken` on.
+    private var failures: [Failure] = []
+    private var failuresTaken = 0
+
+    /// A request never shown: its transfer timed out; `joined`: it had joined a flight (a hit until then).
+    struct Failure: Equatable {
+        let index: Int
+        let size: Int
+        let joined: Bool
+    }
 
     private struct Flight {
         var landing: Landing
@@ -67,6 +79,8 @@ struct RequestClock {
         let index: Int
         let arrival: UInt64
         let previous: Int32
+        /// The request's bytes, for its account should the flight fail.
+        let size: Int
     }
 
     private struct Download {
@@ -93,13 +107,15 @@ struct RequestClock {
         case original(index: Int)
         /// A thumbnail is ready, with the time in `now`.
         case thumbnail(Landing)
+        /// A request is never shown: its transfer timed out at `now`.
+        case failed(Failure)
     }
 
     init(
         network: NetworkProfile, costs: DeviceCosts, limit: Int, coalesces: Bool, backToBack: Bool = false, keys: Int, diskKeys: Int,
-        hostNames: [String] = []
+        hostNames: [String] = [], requestTimeout: Duration? = nil
     ) {
-        link = NetworkLink(network, hostNames: hostNames)
+        link = NetworkLink(network, hostNames: hostNames, timeout: requestTimeout)
         self.costs = costs
         self.limit = max(limit, 0)
         self.coalesces = coalesces
@@ -136,10 +152,11 @@ struct RequestClock {
 
     mutating func memoryHit() { times.record(.memory, now - arrival, request: current) }
 
-    /// A memory miss for `key` joins its thumbnail in flight, when there is one: the picture it will show.
-    mutating func join(_ key: TraceKey) -> (content: Int32, url: Int32)? {
+    /// A memory miss for `key` (a request of `size` bytes) joins its thumbnail in flight, when
+    /// there is one: the picture it will show.
+    mutating func join(_ key: TraceKey, size: Int) -> (content: Int32, url: Int32)? {
         guard coalesces, case let flight = flightByKey[Int(key)], flight >= 0 else { return nil }
-        flights[flight].lastJoin = joins.insert(Join(index: current, arrival: arrival, previous: flights[flight].lastJoin))
+        flights[flight].lastJoin = joins.insert(Join(index: current, arrival: arrival, previous: flights[flight].lastJoin, size: size))
         flights[flight].landing.joiners += 1
         occupied += 1
         return flights[flight].landing.held
@@ -183,10 +200,23 @@ struct RequestClock {
     /// `time` `.max`: whatever lands next, however late.
     mutating func next(by time: UInt64) -> Event? {
         while true {
+            if failuresTaken < failures.count {
+                let failure = failures[failuresTaken]
+                failuresTaken += 1
+                if failuresTaken == failures.count {
+                    failures.removeAll(keepingCapacity: true)
+                    failuresTaken = 0
+                }
+                return .failed(failure)
+            }
             let soonest = ready.min?.at ?? .max
             if let end = link.nextEnd(by: min(soonest, time)) {
-                guard let index = transferEnded(end.id, at: end.at) else { continue }
                 now = max(now, end.at)
+                if end.failed {
+                    transferFailed(end.id)
+                    continue
+                }
+                guard let index = transferEnded(end.id, at: end.at) else { continue }
                 return .original(index: index)
             }
             guard soonest <= time, let due = ready.popMin() else { return nil }
@@ -252,6 +282,31 @@ struct RequestClock {
         schedule(download.first, decodableFrom: time)
         for flight in download.sharing { schedule(flight, decodableFrom: time) }
         return download.storesFor >= 0 ? download.storesFor : nil
+    }
+
+    /// A transfer timed out: the flights it carried fail, with their joiners, and nothing lands.
+    private mutating func transferFailed(_ id: Int) {
+        guard id >= 0 else { return failed(Int32(-1 - id)) }
+        let download = downloads.remove(Int32(id))
+        if download.original >= 0 { downloadByOriginal[Int(download.original)] = -1 }
+        failed(download.first)
+        for flight in download.sharing { failed(flight) }
+    }
+
+    /// The flight will never land: its request and those that joined it are not shown.
+    private mutating func failed(_ place: Int32) {
+        let flight = flights.remove(place)
+        times.timedOut += 1 + flight.landing.joiners
+        failures.append(Failure(index: flight.landing.index, size: flight.landing.size, joined: false))
+        var join = flight.lastJoin
+        while join >= 0 {
+            let joiner = joins.remove(join)
+            failures.append(Failure(index: joiner.index, size: joiner.size, joined: true))
+            join = joiner.previous
+        }
+        occupied -= 1 + flight.landing.joiners
+        pendingCost -= flight.landing.cost
+        if coalesces, flightByKey[Int(flight.landing.key)] == place { flightByKey[Int(flight.landing.key)] = -1 }
     }
 
     /// The flight's thumbnail is ready at `time`: its requests and their joiners are timed.

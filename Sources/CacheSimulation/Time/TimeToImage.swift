@@ -18,6 +18,10 @@ public struct TimeToImage: Sendable, Codable, Equatable {
     /// Requests whose image was still loading when the app's process ended (a relaunch, the
     /// next session): never shown, so not among the times.
     public var neverShown: Int
+    /// Requests never shown because their download timed out before its response began
+    /// (`SimulationConfiguration.requestTimeout`), those that shared it or joined them included;
+    /// nil in results written before the clock had the timeout.
+    public var timedOut: Int?
     /// "back-to-back" when the requests arrived as soon as the app had a place for them
     /// (`SimulationConfiguration.Arrivals`); nil at their trace times.
     public var arrivals: String? = nil
@@ -56,6 +60,7 @@ struct TimeToImageRecorder {
     private var memory: [UInt32] = [], joined: [UInt32] = [], disk: [UInt32] = [], origin: [UInt32] = []
     private var byTier: [[UInt32]] { [memory, joined, disk, origin] }
     var neverShown = 0
+    var timedOut = 0
     /// Per request, its time (`TimeToImage.untimed` where it has none), when asked for: a live
     /// replay sets each request's time beside live's.
     private(set) var byRequest: [UInt32] = []
@@ -88,6 +93,7 @@ struct TimeToImageRecorder {
         var time = TimeToImage(
             network: network.name, networkDetails: network.description, overall: overall, byTier: tiers, networkBytes: networkBytes,
             neverShown: neverShown)
+        time.timedOut = timedOut
         if backToBack { time.arrivals = SimulationConfiguration.Arrivals.backToBack.rawValue }
         return time
     }

@@ -7,6 +7,16 @@ public protocol ImageFetcher: Sendable {
     func fetch(_ url: String) async throws -> FetchedImage
 }
 
+/// How long a download may wait for its response to begin, queued for one of the host's
+/// connections, connecting and its round trip included, before it fails
+/// (`FetchError.timedOut`). URLSession's `timeoutIntervalForRequest` counts from the same start
+/// (60 s unless the app sets it); Kingfisher and SDWebImage set 15 s. The simulator's clock
+/// fails a download on the same rule (`SimulationConfiguration.requestTimeout`).
+public enum RequestTimeout {
+    /// `HTTPImageFetcher`'s, and the simulator's unless a pipeline says otherwise.
+    public static let standard: Duration = .seconds(60)
+}
+
 /// Bytes from the network, with what it took to get them.
 public struct FetchedImage: Sendable {
     public let data: Data
