@@ -234,7 +234,8 @@ struct NetworkLink {
         (self.tally, self.endedCount) = (tally, endedCount)
         while active.count > kept { active.removeLast() }
         if tally.flowing == 0 { self.served = 0 }
-        // Those queued past their deadline fail before a connection freed now could take them.
+        // Those queued past their deadline fail before a connection freed now could take them;
+        // they follow in `ended` the `endedCount` here, which had connections to free.
         if queuedDeadline <= time { timeOutQueued(at: time) }
         for index in 0..<endedCount {
             if ended[index].failed {
