@@ -15,7 +15,7 @@ struct NetworkProfileTests {
         #expect(custom.rttMilliseconds == 80 && custom.downlinkBitsPerSecond == 2_500_000 && custom.loss == 0.02)
         #expect(custom.connections == .multiplexed)
         #expect(custom.description == "custom (80 ms, 2.5 Mbit/s, 2 % loss, http/2)")
-        #expect(try NetworkProfile(parsing: "down=700k,rtt=300").connections == .perHost(6))
+        #expect(try NetworkProfile(parsing: "down=700k,rtt=300").connections == .perHost(4))
         #expect(try NetworkProfile(parsing: "rtt=10,down=1000000,connections=2").connections == .perHost(2))
     }
 

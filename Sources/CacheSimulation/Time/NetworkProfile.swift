@@ -53,8 +53,9 @@ public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertib
     /// A TCP segment's payload on an Ethernet-sized path.
     static let segmentBytes = 1_460.0
 
-    /// `URLSessionConfiguration.httpMaximumConnectionsPerHost`'s default on iOS.
-    public static let urlSessionConnectionsPerHost = 6
+    /// `URLSessionConfiguration.httpMaximumConnectionsPerHost`'s default on iOS, as Apple
+    /// documents it (6 on macOS).
+    public static let urlSessionConnectionsPerHost = 4
 
     public var description: String {
         let down = downlinkBitsPerSecond >= 1e6
