@@ -26,7 +26,7 @@ extension PipelineFile {
                 "  count-limit: \(Vocabulary.countText(preset.memoryLimits.countLimit))",
                 "  max-entry: \(Vocabulary.shareText(preset.memoryLimits.maxEntryFraction))",
                 "  policy: \(preset.policy)",
-                "  time-to-live: \(Vocabulary.timeToLiveText(preset.timeToLive))",
+                "  time-to-live: \(Vocabulary.spanText(preset.timeToLive))",
                 "  on-warning: \(preset.pressure.warning)",
                 "  on-critical: \(preset.pressure.critical)",
             ]
@@ -47,7 +47,7 @@ extension PipelineFile {
             "loads:",
             "  in-flight: \(preset.loadsInFlight)",
             "  coalescing: \(preset.coalescing)",
-            "  timeout: \(Vocabulary.timeToLiveText(preset.requestTimeout))",
+            "  timeout: \(Vocabulary.spanText(preset.requestTimeout))",
             "invalidations: \(preset.honoursInvalidations ? "honoured" : "ignored")",
         ]
         if !preset.defects.isEmpty { lines.append("defects: [\(preset.defects.map(\.id).joined(separator: ", "))]") }

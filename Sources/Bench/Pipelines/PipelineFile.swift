@@ -63,7 +63,7 @@ public enum PipelineFile {
         if var loads = try fields.section("loads") {
             preset.loadsInFlight = try loads.value("in-flight") { try Vocabulary.count($0, in: 0...10_000) } ?? preset.loadsInFlight
             preset.coalescing = try loads.value("coalescing", Vocabulary.coalescing) ?? preset.coalescing
-            preset.requestTimeout = try loads.value("timeout", Vocabulary.requestTimeout) ?? preset.requestTimeout
+            preset.requestTimeout = try loads.value("timeout", Vocabulary.span("timeout")) ?? preset.requestTimeout
             try loads.finish()
         }
         preset.honoursInvalidations = try fields.value("invalidations", Vocabulary.invalidations) ?? preset.honoursInvalidations
@@ -86,7 +86,7 @@ public enum PipelineFile {
         preset.memoryLimits.countLimit = try memory.value("count-limit") { try Vocabulary.count($0, in: 0...Int.max) } ?? preset.memoryLimits.countLimit
         preset.memoryLimits.maxEntryFraction = try memory.value("max-entry") { try Vocabulary.share($0) } ?? preset.memoryLimits.maxEntryFraction
         preset.policy = try memory.value("policy", Vocabulary.policy) ?? preset.policy
-        preset.timeToLive = try memory.value("time-to-live", Vocabulary.timeToLive) ?? nil
+        preset.timeToLive = try memory.value("time-to-live", Vocabulary.span("time-to-live")) ?? nil
         preset.pressure.warning = try memory.value("on-warning", Vocabulary.reaction) ?? preset.pressure.warning
         preset.pressure.critical = try memory.value("on-critical", Vocabulary.reaction) ?? preset.pressure.critical
         try memory.finish()

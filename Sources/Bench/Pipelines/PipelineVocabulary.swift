@@ -90,17 +90,13 @@ extension PipelineFile {
             return kind
         }
 
-        static func timeToLive(_ text: String) throws -> Duration? {
-            text.lowercased() == "none" ? nil : try SettingParsing.duration(text, option: "time-to-live")
+        /// A span of time for `field` (`time-to-live`, `loads.timeout`), or `none`: never.
+        static func span(_ field: String) -> (String) throws -> Duration? {
+            { text in text.lowercased() == "none" ? nil : try SettingParsing.duration(text, option: field) }
         }
 
-        /// A download's wait for its response (`loads.timeout`), or `none`: never.
-        static func requestTimeout(_ text: String) throws -> Duration? {
-            text.lowercased() == "none" ? nil : try SettingParsing.duration(text, option: "timeout")
-        }
-
-        /// A span of time as a pipeline file writes it (`time-to-live`, `loads.timeout`), or `none`.
-        static func timeToLiveText(_ duration: Duration?) -> String {
+        /// A span of time as a pipeline file writes it (`span`), or `none`.
+        static func spanText(_ duration: Duration?) -> String {
             guard let duration else { return "none" }
             let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
             return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
