@@ -27,16 +27,17 @@ protocol AnyCacheCore: AnyObject {
     static func countHits(core: UnsafeMutableRawPointer, _ count: Int)
 }
 
-/// A stripe's core as requests reach it: the box that owns it, and the box's type and the
-/// core's address, through which each request makes the static calls of `AnyCacheCore`.
+/// A stripe's core as requests reach it: the box's type and the core's address, through which
+/// each request makes the static calls of `AnyCacheCore`. Both are trivial values and the box is
+/// not among them (its owner keeps it), so a request copies the handle without retaining the box:
+/// held here, the box was retained and released around every call that hands the core a closure
+/// over the state that holds it (BENCHMARKS.md, "Measurements behind the code's shape").
 @usableFromInline
 struct CoreHandle {
-    @usableFromInline let box: any AnyCacheCore
     @usableFromInline let type: any AnyCacheCore.Type
     @usableFromInline let address: UnsafeMutableRawPointer
 
     init(_ box: any AnyCacheCore) {
-        self.box = box
         type = Swift.type(of: box)
         address = box.coreAddress
     }

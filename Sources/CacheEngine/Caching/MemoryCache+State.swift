@@ -23,7 +23,9 @@ extension MemoryCache {
     /// what left while readers might still be reading it.
     @usableFromInline
     struct State: ~Copyable, ConcurrentlyReadable {
-        /// The policy's core, which the state owns.
+        /// The box that owns the policy's core, for the calls that are not per request.
+        @usableFromInline let box: any AnyCacheCore
+        /// The same core as each request reaches it.
         @usableFromInline let core: CoreHandle
         @usableFromInline let timeToLive: UInt64?
         @usableFromInline var index = SlotIndex()
@@ -45,6 +47,7 @@ extension MemoryCache {
         @usableFromInline let collectsDepartures: Bool
 
         init(core: any AnyCacheCore, timeToLive: UInt64?, shadows: UnsafeMutablePointer<SlotShadows>, collectsDepartures: Bool) {
+            box = core
             self.core = CoreHandle(core)
             self.timeToLive = timeToLive
             self.shadows = shadows

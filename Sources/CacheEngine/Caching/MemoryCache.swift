@@ -166,7 +166,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             // A key already held leaves first, unreported (what the core does with a slot
             // inserted again); its entry stays for readers until none can be reading it.
             if let held = state.slot(hash: hash, matching: { $0 == key }) {
-                state.core.box.remove(held)
+                state.box.remove(held)
                 _ = state.release(held, .trimmed)
             }
             let stored = state.store(key, value, hash: hash, fingerprint: fingerprint, cost: cost, missCost: missCost, now: now)
@@ -217,7 +217,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         let hash = key.hashValue
         return stripes.withLock(stripe { key.cacheFingerprint }) { state in
             guard let slot = state.slot(hash: hash, matching: { $0 == key }) else { return nil }
-            state.core.box.remove(slot)
+            state.box.remove(slot)
             return state.release(slot, .trimmed).value
         }
     }
@@ -231,7 +231,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         for index in 0..<stripes.count {
             let target = configuration.stripes.share(of: max(cost, 0), stripe: index)
             let departed = stripes.withLock(index) { state in
-                state.core.box.trim(toCost: target) { state.depart($0, $1) }
+                state.box.trim(toCost: target) { state.depart($0, $1) }
                 return state.takeDepartures()
             }
             report(departed)
@@ -249,9 +249,9 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     }
 
     /// The counters of every stripe, added up.
-    public var statistics: CacheStatistics { sum { $0.core.box.statistics } }
-    public var totalCost: Int { sum { $0.core.box.totalCost } }
-    public var count: Int { sum { $0.core.box.count } }
+    public var statistics: CacheStatistics { sum { $0.box.statistics } }
+    public var totalCost: Int { sum { $0.box.totalCost } }
+    public var count: Int { sum { $0.box.count } }
 
     /// The stripe a key with this fingerprint lives in; the fingerprint is not worked
     /// out when there is only one.
@@ -279,7 +279,7 @@ extension MemoryCache: MemoryPressureResponder {
         let now = monotonicNanoseconds()
         for index in 0..<stripes.count {
             let departed = stripes.withLock(index) { state in
-                state.core.box.respond(to: reaction, now: now) { state.depart($0, $1) }
+                state.box.respond(to: reaction, now: now) { state.depart($0, $1) }
                 return state.takeDepartures()
             }
             report(departed)
