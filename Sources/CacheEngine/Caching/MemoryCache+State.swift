@@ -46,12 +46,12 @@ extension MemoryCache {
         @usableFromInline var departed: [Departure] = []
         @usableFromInline let collectsDepartures: Bool
 
-        init(core: any AnyCacheCore, timeToLive: UInt64?, shadows: UnsafeMutablePointer<SlotShadows>, collectsDepartures: Bool) {
-            box = core
-            self.core = CoreHandle(core)
+        init(box: any AnyCacheCore, timeToLive: UInt64?, shadows: UnsafeMutablePointer<SlotShadows>, collectsDepartures: Bool) {
+            self.box = box
+            core = CoreHandle(box)
             self.timeToLive = timeToLive
             self.shadows = shadows
-            usesShadows = core.usesShadows
+            usesShadows = box.usesShadows
             self.collectsDepartures = collectsDepartures
         }
 

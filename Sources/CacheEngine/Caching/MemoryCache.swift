@@ -65,9 +65,9 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             let limits = configuration.stripes.limits(ofStripe: stripe, in: configuration.limits)
             let shadows = UnsafeMutablePointer<SlotShadows>.allocate(capacity: 1)
             shadows.initialize(to: SlotShadows())
-            let core = configuration.policy.withPolicy(
+            let box = configuration.policy.withPolicy(
                 limits: limits, MakeCacheCoreBox(timeToLive: timeToLive, shadows: UnsafePointer(shadows)))
-            return State(core: core, timeToLive: timeToLive, shadows: shadows, collectsDepartures: onEviction != nil)
+            return State(box: box, timeToLive: timeToLive, shadows: shadows, collectsDepartures: onEviction != nil)
         }
         hitsCanWait = configuration.lockFreeHits && stripes.withLock(0) { $0.core.hitsCanWait }
         hitsSkipLogs = hitsCanWait && stripes.withLock(0) { $0.usesShadows }
