@@ -58,6 +58,11 @@ struct LiveCommandsTests {
         #expect(rows.count == report.requests)
         #expect(rows.count { Double($0[4]) != nil && Double($0[5]) != nil } == time.compared)
         #expect(rows.allSatisfy { ($0[1] == "cancelled") == $0[4].isEmpty })
+        // And when each side asked for each request: live within the replay, the model back to
+        // back, never before the request before it.
+        let liveAsked = rows.compactMap { Double($0[6]) }, modelAsked = rows.compactMap { Double($0[7]) }
+        #expect(liveAsked.count == rows.count && liveAsked.allSatisfy { $0 >= 0 && $0 <= report.wallSeconds * 1000 } && liveAsked.max()! > 0)
+        #expect(modelAsked.count == rows.count && zip(modelAsked, modelAsked.dropFirst()).allSatisfy { $0 <= $1 } && modelAsked.last! > 0)
         #expect(output.stdout.contains("\"replays\""))
 
         let h2 = try await BenchProcess.run(["replay", trace, "--store", store, "--no-files", "--network", "rtt=30,down=40mbit,connections=h2"])
@@ -181,7 +186,7 @@ struct LiveCommandsTests {
         let lines = try String(contentsOfFile: answers, encoding: .utf8).split(separator: "\n")
         #expect(lines.first.map(String.init) == ReplayAnswersFile.header && lines.count == report.requests + 1)
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.allSatisfy { $0.count == 6 && $0[1] == $0[2] && $0[4].isEmpty && $0[5].isEmpty })
+        #expect(rows.allSatisfy { $0.count == 8 && $0[1] == $0[2] && $0[4...].allSatisfy(\.isEmpty) })
         #expect(rows.count { $0[1] != $0[3] } == report.comparison.differences.values.reduce(0, +))
         #expect(rows.count { $0[1] == "memory" } == report.memoryHits && rows.count { $0[1] == "joined" } == report.joinedWaiters)
         let simulated = try await BenchProcess.run(

@@ -30,8 +30,9 @@ extension LiveReplay.Driver {
         let exact = CacheSimulator.answers(trace, configuration, observed: observed)
         if let path = options.answersPath {
             try ReplayAnswersFile.write(
-                live: measured.answers, observed: exact.answers, model: answered.answers, liveTimes: measured.times,
-                modelTimes: answered.times, to: path)
+                live: measured.answers, observed: exact.answers, model: answered.answers,
+                liveTimes: .init(toImage: measured.times, asked: measured.asked),
+                modelTimes: .init(toImage: answered.times, asked: answered.asked), to: path)
         }
         let simulated = answered.result
         let simulatedJoins = answered.answers.count { $0 == .joined }

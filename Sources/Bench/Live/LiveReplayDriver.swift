@@ -106,7 +106,7 @@ extension LiveReplay {
             // asked when one freed (or at its own time, if later), however late this driver got
             // to it on a busy machine: the clock asks then too.
             let freed = SharedLocked<[ContinuousClock.Instant]>([])
-            let measurements = measurements
+            let measurements = measurements, start = start
             await withDiscardingTaskGroup { group in
                 for position in launch {
                     let request = workload.requests[position]
@@ -123,7 +123,7 @@ extension LiveReplay {
                     let imageRequest = imageRequest(position), cancel = cancel(position)
                     group.addTask {
                         _ = await ReplayedRequest.load(
-                            imageRequest, position: position, on: current, cancel: cancel, asked: asked, into: measurements)
+                            imageRequest, position: position, on: current, cancel: cancel, asked: asked, replayStarted: start, into: measurements)
                         freed.withLock { $0.append(.now) }
                         slots.release()
                     }
@@ -142,7 +142,7 @@ extension LiveReplay {
                 if hasEvents(before: position) { applyEvents(before: position, to: current) }
                 let held = current.memoryCache.totalCost
                 let decoded = await ReplayedRequest.load(
-                    imageRequest(position), position: position, on: current, cancel: cancel(position), into: measurements)
+                    imageRequest(position), position: position, on: current, cancel: cancel(position), replayStarted: start, into: measurements)
                 guard let decoded else { continue }
                 switch footprint.decoded(held: held, decoding: decoded) {
                 case .none: break

@@ -19,15 +19,19 @@ struct ReplayMeasurements {
     var reads: [DeviceCalibration.Read] = []
     /// Per request position, its time to image in microseconds (`TimeToImage.untimed`: not shown).
     var times: [UInt32]
+    /// Per request position, when it was asked for, in nanoseconds since the replay started.
+    var asked: [UInt64]
 
     init(requests: Int) {
         answers = Array(repeating: .unanswered, count: requests)
         times = Array(repeating: TimeToImage.untimed, count: requests)
+        asked = Array(repeating: 0, count: requests)
     }
 
     /// Records request `position`'s outcome, `elapsed` microseconds after it was asked for a thumbnail fitting `box`.
-    mutating func record(_ outcome: Result<ImageResponse, any Error>, box: ThumbnailRequest, position: Int, elapsed: UInt64) {
+    mutating func record(_ outcome: Result<ImageResponse, any Error>, box: ThumbnailRequest, position: Int, asked: UInt64, elapsed: UInt64) {
         finished += 1
+        self.asked[position] = asked
         switch outcome {
         case .success(let response):
             latency[response.source, default: .microseconds()].record(elapsed)

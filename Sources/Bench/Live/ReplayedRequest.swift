@@ -13,11 +13,12 @@ enum ReplayedRequest {
 
     /// Loads `request` and records its answer, timed from `asked`: when the app asked for it,
     /// which may be before this task runs (a task waits for a thread on a busy machine, and the
-    /// clock counts that wait as a phone's view would). Returns the bytes of the image it decoded
-    /// (from disk or the origin).
+    /// clock counts that wait as a phone's view would), and `replayStarted` (for when it was asked).
+    /// Returns the bytes of the image it decoded (from disk or the origin).
     static func load(
         _ request: ImageRequest, position: Int, on pipeline: ImagePipeline, cancel: Cancel?,
-        asked started: ContinuousClock.Instant = .now, into measurements: SharedLocked<ReplayMeasurements>
+        asked started: ContinuousClock.Instant = .now, replayStarted: ContinuousClock.Instant,
+        into measurements: SharedLocked<ReplayMeasurements>
     ) async -> Int? {
         let outcome: Result<ImageResponse, any Error>
         switch cancel {
@@ -36,7 +37,8 @@ enum ReplayedRequest {
             outcome = await race(request, on: pipeline, against: delay)
         }
         let elapsed = UInt64(max((ContinuousClock.now - started).seconds * 1e6, 1))
-        measurements.withLock { $0.record(outcome, box: request.processing.request, position: position, elapsed: elapsed) }
+        let asked = UInt64(max((started - replayStarted).seconds * 1e9, 0))
+        measurements.withLock { $0.record(outcome, box: request.processing.request, position: position, asked: asked, elapsed: elapsed) }
         guard case .success(let response) = outcome, response.source == .disk || response.source == .origin else { return nil }
         return response.cost
     }

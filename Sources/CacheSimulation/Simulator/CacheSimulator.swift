@@ -195,6 +195,8 @@ public enum CacheSimulator {
         /// On a clock, each request's time to image in microseconds (`TimeToImage.untimed`:
         /// none, as for a cancelled request); empty without one.
         public var times: [UInt32] = []
+        /// On a clock, when each request was asked for, in nanoseconds from the run's start; empty without one.
+        public var asked: [UInt64] = []
     }
 
     /// The loop, specialised per policy type by the visitor.
@@ -230,7 +232,7 @@ public enum CacheSimulator {
             state.landAll()
             return Answered(
                 result: state.finish(), answers: state.accounting.answers, sharedDownloads: state.accounting.sharedDownloads,
-                times: state.clock?.timesByRequest ?? [])
+                times: state.clock?.timesByRequest ?? [], asked: state.clock?.askedByRequest ?? [])
         }
 
         /// The plain requests of a trace or of a streamed chunk, the first numbered `first`.

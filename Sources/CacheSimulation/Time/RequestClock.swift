@@ -147,6 +147,7 @@ struct RequestClock {
         self.arrival = arrival
         current = index
         now = max(now, arrival)
+        times.asked(index, at: arrival)
         return now
     }
 
@@ -256,6 +257,9 @@ struct RequestClock {
 
     /// Each request's time in microseconds (`TimeToImage.untimed` where it has none), when kept.
     var timesByRequest: [UInt32] { times.byRequest }
+
+    /// When each request was asked for, in nanoseconds on the clock, when kept.
+    var askedByRequest: [UInt64] { times.askedByRequest }
 
     private mutating func add(_ flight: Flight) -> Int32 {
         occupied += 1

@@ -64,9 +64,18 @@ struct TimeToImageRecorder {
     /// Per request, its time (`TimeToImage.untimed` where it has none), when asked for: a live
     /// replay sets each request's time beside live's.
     private(set) var byRequest: [UInt32] = []
+    /// Per request, when it was asked for (nanoseconds on the clock), kept with `byRequest`.
+    private(set) var askedByRequest: [UInt64] = []
 
     init(requests: Int? = nil) {
-        if let requests { byRequest = Array(repeating: TimeToImage.untimed, count: requests) }
+        if let requests {
+            byRequest = Array(repeating: TimeToImage.untimed, count: requests)
+            askedByRequest = Array(repeating: 0, count: requests)
+        }
+    }
+
+    mutating func asked(_ request: Int, at nanoseconds: UInt64) {
+        if !askedByRequest.isEmpty { askedByRequest[request] = nanoseconds }
     }
 
     mutating func record(_ tier: TimeToImage.Tier, _ nanoseconds: UInt64, request: Int) {
