@@ -17,10 +17,13 @@ public final class FaultInjectingFileSystem: FileSystem {
         public var failEveryNth: Int?
         /// Runs before each removal, on the thread removing: a test can hold a removal there.
         public var beforeRemove: (@Sendable (_ path: String) -> Void)?
+        /// Runs before each file is created, on the thread writing: a test can hold a write there.
+        public var beforeCreate: (@Sendable (_ path: String) -> Void)?
 
         public init(
             maxBytesPerWrite: Int? = nil, writeError: Int32? = nil, readError: Int32? = nil, renameError: Int32? = nil,
-            createError: Int32? = nil, failEveryNth: Int? = nil, beforeRemove: (@Sendable (_ path: String) -> Void)? = nil
+            createError: Int32? = nil, failEveryNth: Int? = nil, beforeRemove: (@Sendable (_ path: String) -> Void)? = nil,
+            beforeCreate: (@Sendable (_ path: String) -> Void)? = nil
         ) {
             self.maxBytesPerWrite = maxBytesPerWrite
             self.writeError = writeError
@@ -29,6 +32,7 @@ public final class FaultInjectingFileSystem: FileSystem {
             self.createError = createError
             self.failEveryNth = failEveryNth
             self.beforeRemove = beforeRemove
+            self.beforeCreate = beforeCreate
         }
     }
 
@@ -62,7 +66,9 @@ public final class FaultInjectingFileSystem: FileSystem {
     }
 
     public func create(_ path: String) throws(FileSystemError) -> Int32 {
-        if let code = faults(countingIO: false).0.createError { throw FileSystemError("create", path, code: code) }
+        let faults = faults(countingIO: false).0
+        faults.beforeCreate?(path)
+        if let code = faults.createError { throw FileSystemError("create", path, code: code) }
         return try real.create(path)
     }
 

@@ -136,6 +136,58 @@ struct PipelineDoublesTests {
         #expect(fetcher.calls(to: Self.url) == 2)
     }
 
+    @Test("a request is answered once its image is in memory: its disk write, held, does not hold it up")
+    func answeredBeforeTheDiskWrite() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doubles-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = FaultInjectingFileSystem()
+        let pipeline = try pipeline(disk: .init(directory: directory, byteLimit: 10 << 20, fileSystem: files), policy: .thumbnails)
+        let gate = DispatchSemaphore(value: 0), timedOut = SharedLocked(false)
+        files.set { $0.beforeCreate = { _ in if gate.wait(timeout: .now() + 300) == .timedOut { timedOut.withLock { $0 = true } } } }
+        // Were the answer to wait for its write, it would come only once the gate gave up (after
+        // minutes: on a loaded machine, the whole suite's tasks share two cores).
+        #expect(try await pipeline.image(for: request()).source == .origin)
+        #expect(pipeline.memoryCache.count == 1)
+        gate.signal()
+        files.set { $0.beforeCreate = nil }  // the recency file the cache writes as it ends is not held
+        await pipeline.waitForDiskWrites()
+        #expect(!timedOut.withLock { $0 }, "the answer came before the write was let go")
+        #expect(pipeline.diskCache?.count == 1)
+    }
+
+    @Test("an invalidation while a disk write is held removes what that write leaves: no old picture on disk")
+    func invalidationAfterAHeldWrite() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doubles-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = FaultInjectingFileSystem()
+        let pipeline = try pipeline(disk: .init(directory: directory, byteLimit: 10 << 20, fileSystem: files), policy: .both)
+        let gate = DispatchSemaphore(value: 0), held = SharedLocked(0)
+        files.set {
+            $0.beforeCreate = { _ in
+                held.withLock { $0 += 1 }
+                _ = gate.wait(timeout: .now() + 300)
+            }
+        }
+        #expect(try await pipeline.image(for: request()).source == .origin)
+        // Bounds generous enough for a loaded machine, where the whole suite's tasks share two cores.
+        #expect(await eventually(within: .seconds(300)) { held.withLock { $0 } == 1 })
+        // The invalidation waits for the writes queued before it, then removes what they wrote.
+        // It holds its thread meanwhile, so it runs on one of its own, not on a task's.
+        let invalidated = SharedLocked(false)
+        Thread {
+            pipeline.invalidate(url: Self.url)
+            invalidated.withLock { $0 = true }
+        }.start()
+        gate.signal()
+        gate.signal()
+        #expect(await eventually(within: .seconds(300)) { invalidated.withLock { $0 } })
+        files.set { $0.beforeCreate = nil }
+        await pipeline.waitForDiskWrites()
+        #expect(pipeline.diskCache?.count == 0)
+        #expect(pipeline.memoryCache.count == 0)
+        #expect(try await pipeline.image(for: request()).source == .origin)
+    }
+
     @Test("under the thumbnails policy a disk hit needs no download, reads its entry once and stores nothing more on disk")
     func diskThumbnails() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doubles-\(UUID())").path
@@ -146,6 +198,7 @@ struct PipelineDoublesTests {
             let first = try pipeline(disk: disk, policy: .thumbnails)
             ended = first.diskCache as? DiskCache
             #expect(try await first.image(for: request()).source == .origin)
+            await first.waitForDiskWrites()
             #expect(first.diskCache?.count == 1)  // the thumbnail, not the original
         }
         // A relaunch follows the old process's end: the disk lock goes with the disk cache's last

@@ -42,6 +42,7 @@ struct PluggedTiersTests {
         let pipeline = try ImagePipeline(.init(dataCache: disk, diskPolicy: .originals), fetcher: fetcher)
         let url = "https://img.example/b.jpg"
         #expect(try await pipeline.image(for: request(url)).source == .origin)
+        await pipeline.waitForDiskWrites()
         #expect(disk.count == 1 && disk.totalBytes == Self.jpeg.count, "the original, as downloaded")
         pipeline.respond(to: .purgeAll)
         #expect(try await pipeline.image(for: request(url)).source == .disk)

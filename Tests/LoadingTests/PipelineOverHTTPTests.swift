@@ -71,6 +71,7 @@ struct PipelineOverHTTPTests {
         #expect((first.image.width, first.image.height) == (150, 100))
         #expect(first.timings.fetch != nil && first.timings.decode != nil)
         #expect(try await harness.pipeline.image(for: request).source == .memory)
+        await harness.pipeline.waitForDiskWrites()  // answered before its bytes reach the disk
         harness.pipeline.memoryCache.removeAll()
         let fromDisk = try await harness.pipeline.image(for: request)
         #expect(fromDisk.source == .disk)
@@ -91,6 +92,7 @@ struct PipelineOverHTTPTests {
         let harness = try await Harness.make(policy: .thumbnails)
         let request = harness.request(2, 2000, 1000, box: 200)
         _ = try await harness.pipeline.image(for: request)
+        await harness.pipeline.waitForDiskWrites()
         harness.pipeline.memoryCache.removeAll()
         let again = try await harness.pipeline.image(for: request)
         #expect(again.source == .disk)
@@ -211,6 +213,7 @@ struct PipelineOverHTTPTests {
         let harness = try await Harness.make(policy: .both)
         let request = harness.request(8, 900, 600, box: 120)
         _ = try await harness.pipeline.image(for: request)
+        await harness.pipeline.waitForDiskWrites()
         #expect(harness.pipeline.diskCache?.count == 2)  // original and thumbnail
         harness.pipeline.invalidate(url: request.url)
         #expect(harness.pipeline.memoryCache.image(for: CacheKeyStrategy(.normalized, includesProcessing: true)
@@ -237,6 +240,7 @@ struct PipelineOverHTTPTests {
     func memoryPressure() async throws {
         let harness = try await Harness.make()
         _ = try await harness.pipeline.image(for: harness.request(9))
+        await harness.pipeline.waitForDiskWrites()
         harness.pipeline.respond(to: .purgeAll)
         #expect(harness.pipeline.memoryCache.count == 0)
         #expect(try await harness.pipeline.image(for: harness.request(9)).source == .disk)

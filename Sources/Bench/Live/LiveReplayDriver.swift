@@ -71,6 +71,8 @@ extension LiveReplay {
             // Launch by launch: a relaunch waits for the launch's requests, then starts a new pipeline.
             while index < workload.requests.count || nextEvent < workload.events.count {
                 var endOfLaunch = workload.requests.count
+                // An event meets what the launch's requests left, their disk writes included.
+                if nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index { await app.pipeline?.waitForDiskWrites() }
                 while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
                     recorder.event(nextEvent)
                     try apply(workload.events[nextEvent].kind)
@@ -113,8 +115,8 @@ extension LiveReplay {
                     let due = await wait(for: request)
                     if hasEvents(before: position) {
                         // A warning or an invalidation meets the tiers the requests before it left,
-                        // as in the simulator: the requests in flight land first.
-                        _ = try? await slots.withAllPermits { applyEvents(before: position, to: current) }
+                        // as in the simulator: the requests in flight land first, and their disk writes end.
+                        _ = try? await slots.withAllPermits { await applyEvents(before: position, to: current) }
                         freed.withLock { $0.removeAll() }
                     }
                     try? await slots.acquire()
@@ -139,7 +141,7 @@ extension LiveReplay {
             for position in launch {
                 await wait(for: workload.requests[position])
                 guard var current = app.pipeline, var footprint else { return }
-                if hasEvents(before: position) { applyEvents(before: position, to: current) }
+                if hasEvents(before: position) { await applyEvents(before: position, to: current) }
                 let held = current.memoryCache.totalCost
                 let decoded = await ReplayedRequest.load(
                     imageRequest(position), position: position, on: current, cancel: cancel(position), replayStarted: start, into: measurements)
@@ -194,7 +196,8 @@ extension LiveReplay {
         }
 
         /// Warnings and invalidations inside a launch, in order with its requests.
-        private func applyEvents(before position: Int, to current: ImagePipeline) {
+        private func applyEvents(before position: Int, to current: ImagePipeline) async {
+            await current.waitForDiskWrites()
             while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= position,
                   !workload.events[nextEvent].kind.endsLaunch {
                 recorder.event(nextEvent)

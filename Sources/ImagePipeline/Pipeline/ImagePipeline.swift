@@ -81,8 +81,16 @@ public final class ImagePipeline: Sendable {
     private let flights = FetchCoalescer<String, Produced>()
     private let downloads = FetchCoalescer<String, FetchedImage>()
     private let decodeSlots: AsyncSemaphore
-    private let decodeQueue = DispatchQueue(label: "ImagePipeline.decode", attributes: .concurrent)
+    /// One serial queue per decode permit, each with a thread of its own (see `diskWriteQueue`).
+    private let decodeQueues: SharedLocked<[DispatchQueue]>
     private let diskQueue = DispatchQueue(label: "ImagePipeline.disk", attributes: .concurrent)
+    /// Disk writes under way. A request is answered once its image is in memory, not when its
+    /// bytes reach the disk (as Nuke and Kingfisher answer by default); `close()` waits for them.
+    private let diskWrites = DispatchGroup()
+    /// Where disk writes and an invalidation's disk removals run, one at a time and in order, on
+    /// a thread of their own: CPU-bound work (a thumbnail's encoding, as a decode) on a concurrent
+    /// queue shares the threads that run Swift's tasks on Linux, and holds up every memory hit.
+    private let diskWriteQueue = DispatchQueue(label: "ImagePipeline.diskWrites")
     private let ledger: SharedLocked<InvalidationLedger>
     /// Prefetches running, by memory key, so that `cancelPrefetch` finds them.
     private let prefetches = SharedLocked<[String: Task<Void, Never>]>([:])
@@ -105,6 +113,7 @@ public final class ImagePipeline: Sendable {
         }
         plan = TierPlan(diskPolicy: diskCache == nil ? nil : configuration.diskPolicy)
         decodeSlots = AsyncSemaphore(permits: configuration.maxConcurrentDecodes)
+        decodeQueues = SharedLocked((0..<decodeSlots.permits).map { DispatchQueue(label: "ImagePipeline.decode.\($0)") })
     }
 
     public var statistics: Statistics { counters.statistics }
@@ -207,15 +216,18 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Drops every cached form of `url` (memory thumbnails, disk original and
-    /// thumbnails): its content changed or was deleted, as with edited products.
+    /// thumbnails): its content changed or was deleted, as with edited products. Returns once
+    /// the disk writes queued before it have ended and its removals are done.
     public func invalidate(url: String) {
         let original = configuration.keyStrategy.withoutProcessing.key(for: url)
         let variants = ledger.withLock { $0.invalidate(original) }
-        for variant in variants {
-            memoryCache.remove(variant.memory)
-            diskCache?.remove(variant.disk)
+        for variant in variants { memoryCache.remove(variant.memory) }
+        guard let diskCache else { return }
+        // After the writes already queued, so none of them puts an old entry back.
+        diskWriteQueue.sync {
+            for variant in variants { diskCache.remove(variant.disk) }
+            diskCache.remove(original)
         }
-        diskCache?.remove(original)
     }
 
     private func memoryKey(_ request: ImageRequest) -> String {
@@ -258,7 +270,7 @@ public final class ImagePipeline: Sendable {
             let fetched = try await self.fetcher.fetch(request.fetchURL ?? request.url)
             if self.plan.stores(after: .origin, self.fate(keys.original, generation)).contains(.diskOriginal),
                let disk = self.diskCache {
-                await self.onDiskQueue {
+                self.writeToDisk(keys.original, generation) {
                     disk.store(fetched.data, for: keys.original, kind: .original) { decisions.record(.originalStored, bytes: $0) }
                 }
             }
@@ -278,19 +290,41 @@ public final class ImagePipeline: Sendable {
         return await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: work()) } }
     }
 
+    /// A disk write of one of `original`'s entries, not waited for (see `diskWrites`). It is
+    /// dropped when the URL was invalidated after the image was made: the invalidation's disk
+    /// removals run on the same queue, so a write is either before them or sees the new generation.
+    private func writeToDisk(_ original: String, _ generation: UInt64, _ work: @escaping @Sendable () -> Void) {
+        let writes = diskWrites, ledger = ledger
+        writes.enter()
+        diskWriteQueue.async {
+            if ledger.withLock({ $0.generation(of: original) == generation }) { work() }
+            writes.leave()
+        }
+    }
+
+    /// Returns once every disk write started so far has ended (`close()` waits so too), without
+    /// holding a thread meanwhile.
+    public func waitForDiskWrites() async {
+        await withCheckedContinuation { continuation in diskWrites.notify(queue: diskWriteQueue) { continuation.resume() } }
+    }
+
     /// Thumbnails on the decode queue, holding one of the decode permits.
     private func decode(_ data: Data, _ request: ImageRequest, _ timings: inout ImageResponse.Timings) async throws -> DecodedImage {
         let thumbnailer = configuration.thumbnailer
         let box = request.processing.request
-        let queue = decodeQueue
+        let queues = decodeQueues
         let asked = ContinuousClock.now
         let (image, waited, took) = try await decodeSlots.withPermit {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(DecodedImage, Duration, Duration), any Error>) in
+            // A permit holder always finds a queue free: there are as many queues as permits.
+            let queue = queues.withLock { $0.removeLast() }
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(DecodedImage, Duration, Duration), any Error>) in
                 queue.async {
                     let start = ContinuousClock.now
-                    continuation.resume(with: Result {
+                    let result = Result {
                         (try Self.checked(thumbnailer.thumbnail(data, fitting: box)), start - asked, ContinuousClock.now - start)
-                    })
+                    }
+                    queues.withLock { $0.append(queue) }
+                    continuation.resume(with: result)
                 }
             }
         }
@@ -322,7 +356,7 @@ public final class ImagePipeline: Sendable {
         memoryCache.insert(image, for: keys.memory) { decisions.record(.memoryStored) }
         if stores.contains(.diskThumbnail), let disk = diskCache {
             let format = configuration.thumbnailDiskFormat
-            await onDiskQueue {
+            writeToDisk(keys.original, generation) {
                 guard let encoded = try? image.encoded(as: format) else { return }
                 disk.store(encoded, for: keys.diskThumbnail, kind: .thumbnail) { decisions.record(.thumbnailStored, bytes: $0) }
             }
@@ -341,9 +375,10 @@ public final class ImagePipeline: Sendable {
 extension ImagePipeline {
     /// Ends the pipeline's use of its disk tier now: pending trims run, the access order is
     /// saved for the next open, and the directory's lock is let go, so a new pipeline (a
-    /// relaunch) can open it at once. Call it when the app's process would end; requests
-    /// after it miss the disk. Closing twice does nothing.
+    /// relaunch) can open it at once. The disk writes under way end first. Call it when the
+    /// app's process would end; requests after it miss the disk. Closing twice does nothing.
     public func close() {
+        diskWrites.wait()
         diskCache?.close()
     }
 }

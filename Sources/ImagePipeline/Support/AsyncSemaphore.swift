@@ -18,14 +18,14 @@ public final class AsyncSemaphore: Sendable {
 
     /// Runs `body` holding every permit: after the work that holds one now has finished and
     /// before any more starts (a replay applies an event with nothing in flight this way).
-    public func withAllPermits<Result>(_ body: () throws -> Result) async throws -> Result {
+    public func withAllPermits<Result>(_ body: () async throws -> Result) async throws -> Result {
         var held = 0
         defer { for _ in 0..<held { release() } }
         for _ in 0..<permits {
             try await acquire()
             held += 1
         }
-        return try body()
+        return try await body()
     }
 
     public func acquire() async throws {
