@@ -27,10 +27,10 @@ public struct DeviceCosts: Sendable, Hashable, Codable {
     public var diskReadNanosecondsPerByte: Double
 
     public init(
-        decodeFixedNanoseconds: Double = 8_000, decodeLibvipsFixedNanoseconds: Double = 1_350_000, decodeNanosecondsPerEncodedByte: Double = 3.0,
-        decodeNanosecondsPerDecodedByte: Double = 0.61, decodeNanosecondsPerLoadedPixel: Double = 0, decodeNanosecondsPerResizedPixel: Double = 7.3,
-        decodeNanosecondsPerBetweenPassesPixel: Double = 15.8, decodeWidth: Int = 2, diskReadNanosecondsPerFile: Double = 77_000,
-        diskReadNanosecondsPerByte: Double = 0.23
+        decodeFixedNanoseconds: Double = 9_000, decodeLibvipsFixedNanoseconds: Double = 1_570_000, decodeNanosecondsPerEncodedByte: Double = 3.34,
+        decodeNanosecondsPerDecodedByte: Double = 0.66, decodeNanosecondsPerLoadedPixel: Double = 0, decodeNanosecondsPerResizedPixel: Double = 7.2,
+        decodeNanosecondsPerBetweenPassesPixel: Double = 17.75, decodeWidth: Int = 2, diskReadNanosecondsPerFile: Double = 101_000,
+        diskReadNanosecondsPerByte: Double = 0.24
     ) {
         self.decodeFixedNanoseconds = decodeFixedNanoseconds
         self.decodeLibvipsFixedNanoseconds = decodeLibvipsFixedNanoseconds
