@@ -18,6 +18,11 @@ struct PipelineDoublesTests {
         try ImagePipeline(.init(disk: disk, diskPolicy: policy, maxConcurrentDecodes: 2), fetcher: fetcher)
     }
 
+    /// A pipeline whose disk tier, in `folder`, writes through `files`: a test can hold its writes.
+    func pipeline(writingThrough files: FaultInjectingFileSystem, in folder: TemporaryFolder, policy: DiskCachePolicy) throws -> ImagePipeline {
+        try pipeline(disk: .init(directory: folder.path, byteLimit: 10 << 20, fileSystem: files), policy: policy)
+    }
+
     func request(_ side: Int = 100, url: String = url) -> ImageRequest {
         ImageRequest(url: url, box: .square(side))
     }
@@ -138,10 +143,9 @@ struct PipelineDoublesTests {
 
     @Test("a request is answered once its image is in memory: its disk write, held, does not hold it up")
     func answeredBeforeTheDiskWrite() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doubles-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let files = FaultInjectingFileSystem()
-        let pipeline = try pipeline(disk: .init(directory: directory, byteLimit: 10 << 20, fileSystem: files), policy: .thumbnails)
+        let folder = TemporaryFolder("doubles"), files = FaultInjectingFileSystem()
+        defer { folder.remove() }
+        let pipeline = try pipeline(writingThrough: files, in: folder, policy: .thumbnails)
         let gate = DispatchSemaphore(value: 0), timedOut = SharedLocked(false)
         files.set { $0.beforeCreate = { _ in if gate.wait(timeout: .now() + 300) == .timedOut { timedOut.withLock { $0 = true } } } }
         // Were the answer to wait for its write, it would come only once the gate gave up (after
@@ -157,10 +161,9 @@ struct PipelineDoublesTests {
 
     @Test("an invalidation while a disk write is held removes what that write leaves: no old picture on disk")
     func invalidationAfterAHeldWrite() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doubles-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let files = FaultInjectingFileSystem()
-        let pipeline = try pipeline(disk: .init(directory: directory, byteLimit: 10 << 20, fileSystem: files), policy: .both)
+        let folder = TemporaryFolder("doubles"), files = FaultInjectingFileSystem()
+        defer { folder.remove() }
+        let pipeline = try pipeline(writingThrough: files, in: folder, policy: .both)
         let gate = DispatchSemaphore(value: 0), held = SharedLocked(0)
         files.set {
             $0.beforeCreate = { _ in

@@ -71,9 +71,9 @@ extension LiveReplay {
             // Launch by launch: a relaunch waits for the launch's requests, then starts a new pipeline.
             while index < workload.requests.count || nextEvent < workload.events.count {
                 var endOfLaunch = workload.requests.count
-                // An event meets what the launch's requests left, their disk writes included.
-                if nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index { await app.pipeline?.waitForDiskWrites() }
                 while nextEvent < workload.events.count, workload.events[nextEvent].beforeRequest <= index {
+                    // An event meets what the launch's requests left, their disk writes included.
+                    await app.pipeline?.waitForDiskWrites()
                     recorder.event(nextEvent)
                     try apply(workload.events[nextEvent].kind)
                     nextEvent += 1
