@@ -122,10 +122,10 @@ extension LiveReplay {
                     try? await slots.acquire()
                     let place = freed.withLock { $0.isEmpty ? nil : $0.removeFirst() }
                     let asked = place.map { max($0, due ?? $0) } ?? due ?? .now
-                    let imageRequest = imageRequest(position), cancel = cancel(position)
+                    let started = ReplayedRequest.start(imageRequest(position), on: current, cancel: cancel(position))
                     group.addTask {
                         _ = await ReplayedRequest.load(
-                            imageRequest, position: position, on: current, cancel: cancel, asked: asked, replayStarted: start, into: measurements)
+                            started, position: position, on: current, asked: asked, replayStarted: start, into: measurements)
                         freed.withLock { $0.append(.now) }
                         slots.release()
                     }
@@ -144,7 +144,8 @@ extension LiveReplay {
                 if hasEvents(before: position) { await applyEvents(before: position, to: current) }
                 let held = current.memoryCache.totalCost
                 let decoded = await ReplayedRequest.load(
-                    imageRequest(position), position: position, on: current, cancel: cancel(position), replayStarted: start, into: measurements)
+                    ReplayedRequest.start(imageRequest(position), on: current, cancel: cancel(position)), position: position, on: current,
+                    replayStarted: start, into: measurements)
                 guard let decoded else { continue }
                 switch footprint.decoded(held: held, decoding: decoded) {
                 case .none: break
