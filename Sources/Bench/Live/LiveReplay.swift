@@ -25,8 +25,10 @@ public enum LiveReplay {
         workload = options.requestLimit.map { workload.prefix($0) } ?? workload
         let latency = options.latencyMilliseconds > 0
             ? LatencyModel(otherHosts: .init(medianMilliseconds: options.latencyMilliseconds)) : .none
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imagecache-bench-replay-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        // A folder of this replay's own: replays at once in one process each have theirs, and one left
+        // by an ended process of the same number is neither reused nor removed.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imagecache-bench-replay-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let trace = workload.simulationTrace(strategy: options.keyStrategy)
         let shaping = try options.network.map { try LinkShaping(network: $0, hosts: trace.hostNames, method: options.shaping) }
