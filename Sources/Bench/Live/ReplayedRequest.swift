@@ -25,14 +25,20 @@ enum ReplayedRequest {
 
     /// Starts `request` on `pipeline`, cancelled as `cancel` says.
     static func start(_ request: ImageRequest, on pipeline: ImagePipeline, cancel: Cancel?) -> Started {
-        guard let cancel else { return Started(request: request, task: nil, cancel: nil) }
-        guard case .atDownload(let position, let fetcher) = cancel else {
-            return Started(request: request, task: Task { try await pipeline.image(for: request) }, cancel: cancel)
-        }
-        return fetcher.cancellable.withLock { tasks in
-            let task = Task { try await pipeline.image(for: request) }
-            tasks[position] = task
-            return Started(request: request, task: task, cancel: cancel)
+        func task() -> Task<ImageResponse, any Error> { Task { try await pipeline.image(for: request) } }
+        switch cancel {
+        case nil:
+            return Started(request: request, task: nil, cancel: nil)
+        case .atDownload(let position, let fetcher)?:
+            // Registered before it can run, so the fetcher always finds it.
+            let registered = fetcher.cancellable.withLock { tasks in
+                let made = task()
+                tasks[position] = made
+                return made
+            }
+            return Started(request: request, task: registered, cancel: cancel)
+        case .after?:
+            return Started(request: request, task: task(), cancel: cancel)
         }
     }
 
