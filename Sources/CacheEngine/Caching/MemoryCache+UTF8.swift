@@ -11,13 +11,14 @@ extension MemoryCache where Key == String {
     /// building that string (the image pipeline's memory hit writes its key into a
     /// stack buffer). An ASCII key is hashed as `String` hashes itself — its UTF-8 bytes,
     /// then 0xFF, which holds for every NFC string and ASCII is always NFC (a test holds
-    /// the standard library to it); any other key is looked up as a string.
+    /// the standard library to it), and a `String` key is filed by its `hashValue`; any
+    /// other key is looked up as a string.
     /// `whileLocked`, when given, hears the outcome under the stripe's lock (`value(forHash:…)`).
     @inlinable
     public func value(forUTF8 utf8: UnsafeBufferPointer<UInt8>, whileLocked: (@Sendable (_ hit: Bool) -> Void)? = nil) -> Value? {
         guard isASCII(utf8) else {
             let key = String(decoding: utf8, as: UTF8.self)
-            return value(forHash: key.hashValue, fingerprint: key.cacheFingerprint, matching: { $0 == key }, whileLocked: whileLocked)
+            return value(forHash: indexHash(of: key), fingerprint: key.cacheFingerprint, matching: { $0 == key }, whileLocked: whileLocked)
         }
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(utf8))

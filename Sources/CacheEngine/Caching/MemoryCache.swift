@@ -56,6 +56,8 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     /// Whether a hit may skip its log when its slot's shadow says an equal one is logged
     /// (`EvictionPolicy.hitsAreIdempotent`, `SlotShadows`).
     @usableFromInline let hitsSkipLogs: Bool
+    /// This cache's seed for key types that hash themselves (`CacheFingerprintable.cacheIndexHash(seed:)`).
+    @usableFromInline let indexSeed = UInt64.random(in: .min ... .max)
 
     public init(_ configuration: Configuration, onEviction: EvictionHandler? = nil) {
         self.configuration = configuration
@@ -73,9 +75,13 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
         hitsSkipLogs = hitsCanWait && stripes.withLock(0) { $0.usesShadows }
     }
 
+    /// Where the index files `key`: the hash `value(forHash:…)` takes.
+    @inlinable @inline(__always)
+    public func indexHash(of key: Key) -> Int { key.cacheIndexHash(seed: indexSeed) }
+
     @inlinable
     public func value(for key: Key) -> Value? {
-        value(forHash: key.hashValue, fingerprint: key.cacheFingerprint) { $0 == key }
+        value(forHash: indexHash(of: key), fingerprint: key.cacheFingerprint) { $0 == key }
     }
 
     /// The value for `key`; `whileLocked` hears the outcome under the stripe's lock (so the
@@ -83,12 +89,12 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     @inlinable
     public func value(for key: Key, whileLocked: @Sendable (_ hit: Bool) -> Void) -> Value? {
         withoutActuallyEscaping(whileLocked) { hears in
-            value(forHash: key.hashValue, fingerprint: key.cacheFingerprint, matching: { $0 == key }, whileLocked: hears)
+            value(forHash: indexHash(of: key), fingerprint: key.cacheFingerprint, matching: { $0 == key }, whileLocked: hears)
         }
     }
 
     /// The value whose key hashes to `hash` and has `fingerprint` (which must be what
-    /// that key's `hashValue` and `cacheFingerprint` are; the fingerprint is asked for
+    /// `indexHash(of:)` and the key's `cacheFingerprint` are; the fingerprint is asked for
     /// only when the cache has several stripes) and satisfies `matches`: a lookup by
     /// something that hashes and compares like a key, without building one (the image
     /// pipeline finds a request's thumbnail this way without allocating its key string).
@@ -161,7 +167,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     ) -> Bool {
         let now = monotonicNanoseconds()
         let fingerprint = key.cacheFingerprint
-        let hash = key.hashValue
+        let hash = indexHash(of: key)
         let (stored, departed) = stripes.withLock(stripe { fingerprint }) { state -> (Bool, [Departure]) in
             // A key already held leaves first, unreported (what the core does with a slot
             // inserted again); its entry stays for readers until none can be reading it.
@@ -186,7 +192,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     @inlinable
     public func value(for key: Key, orInsert make: @Sendable () -> (value: Value, cost: Int), missCost: Int = 1) -> Value {
         let now = monotonicNanoseconds()
-        let hash = key.hashValue
+        let hash = indexHash(of: key)
         let stripe = self.stripe { key.cacheFingerprint }
         if let value = valueWithoutLock(stripe: stripe, hash: hash, now: now, matching: { $0 == key }) { return value }
         let (value, departed) = stripes.withLock(stripe) { state -> (Value, [Departure]) in
@@ -206,7 +212,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
 
     /// Whether `key` is held (expired or not), without counting a lookup or telling the policy.
     public func contains(_ key: Key) -> Bool {
-        let hash = key.hashValue
+        let hash = indexHash(of: key)
         return stripes.withLock(stripe { key.cacheFingerprint }) { $0.slot(hash: hash, matching: { $0 == key }) != nil }
     }
 
@@ -214,7 +220,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
     @discardableResult
     @inlinable
     public func remove(_ key: Key) -> Value? {
-        let hash = key.hashValue
+        let hash = indexHash(of: key)
         return stripes.withLock(stripe { key.cacheFingerprint }) { state in
             guard let slot = state.slot(hash: hash, matching: { $0 == key }) else { return nil }
             state.box.remove(slot)
