@@ -14,7 +14,7 @@ struct SlotIndexTests {
         for step in 0..<20_000 {
             let slot = Slot(random.next() % 600)
             if model[slot] != nil, random.next() % 2 == 0 {
-                index.remove(slot, hash: model[slot]!)
+                index.remove(slot, tag: SlotIndex.tag(model[slot]!))
                 model[slot] = nil
             } else if model[slot] == nil {
                 // Hashes near Int.max and below zero too: positions come from the low bits.
@@ -39,7 +39,7 @@ struct SlotIndexTests {
         }
         #expect(index.capacity >= 20_000)
         #expect((0..<Slot(10_000)).allSatisfy { slot in index.find(hash: Int(slot) &* 31) { $0 == slot } == slot })
-        for slot in stride(from: 0, to: Slot(10_000), by: 2) { index.remove(slot, hash: Int(slot) &* 31) }
+        for slot in stride(from: 0, to: Slot(10_000), by: 2) { index.remove(slot, tag: SlotIndex.tag(Int(slot) &* 31)) }
         #expect(index.count == 5_000)
         #expect((0..<Slot(10_000)).allSatisfy { slot in (index.find(hash: Int(slot) &* 31) { $0 == slot } != nil) == (slot % 2 == 1) })
     }

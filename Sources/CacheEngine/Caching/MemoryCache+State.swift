@@ -93,7 +93,7 @@ extension MemoryCache {
         /// when a writer removed the entry as the reader found it.
         @inlinable
         mutating func applyLoggedHit(_ slot: Slot, generation: UInt64, at time: UInt64) {
-            guard core.contains(slot), entries[slot].generation == generation else {
+            guard core.contains(slot), UInt64(entries[slot].generation) == generation else {
                 core.countHits(1)
                 return
             }
@@ -115,7 +115,7 @@ extension MemoryCache {
         @inlinable
         mutating func allocate(_ key: Key, _ value: Value, hash: Int, now: UInt64) -> Slot {
             let expiry = timeToLive.map { now &+ $0 } ?? .max
-            let (slot, replacedStorage) = entries.store(key, value, hash: hash, expiry: expiry)
+            let (slot, replacedStorage) = entries.store(key, value, tag: SlotIndex.tag(hash), expiry: expiry)
             if let replacedStorage { retiredBlocks.append((UnsafeMutableRawPointer(replacedStorage), retireEpoch)) }
             if usesShadows {
                 // Before it is indexed: no shadow of the slot's last entry speaks for this one.
@@ -158,7 +158,7 @@ extension MemoryCache {
         mutating func release(_ slot: Slot, _ reason: EvictionReason) -> Departure {
             // The entry stays as it is for readers until `reclaim`.
             let entry = entries[slot]
-            index.remove(slot, hash: entry.hash)
+            index.remove(slot, tag: entry.tag)
             retiredSlots.append((slot, retireEpoch))
             return Departure(key: entry.key, value: entry.value, reason: reason)
         }

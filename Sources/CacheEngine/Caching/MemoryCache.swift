@@ -139,7 +139,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
             let entry = state.entries[slot]
             guard entry.expiry > now else { return nil }
             guard hitsSkipLogs else {
-                return log.log(slot, generation: entry.generation, at: now) ? entry.value : nil
+                return log.log(slot, generation: UInt64(entry.generation), at: now) ? entry.value : nil
             }
             // A hit at this time already logged for this entry has done what this one would.
             let shadow = state.shadows.pointee.word(slot)
@@ -148,7 +148,7 @@ public final class MemoryCache<Key: Hashable & Sendable & CacheFingerprintable, 
                 log.countSkippedHit()
                 return entry.value
             }
-            guard log.log(slot, generation: entry.generation, at: now) else { return nil }
+            guard log.log(slot, generation: UInt64(entry.generation), at: now) else { return nil }
             _ = shadow.pointee.compareExchange(expected: seen, desired: now << 1, ordering: .acquiringAndReleasing)
             return entry.value
         }

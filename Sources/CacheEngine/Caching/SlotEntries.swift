@@ -1,9 +1,10 @@
 import Synchronization
 
-/// What a `MemoryCache` stripe holds, by slot: each key beside its value, its hash, when
-/// it expires and which storing it was, so one cache line answers a lookup's key
+/// What a `MemoryCache` stripe holds, by slot: each key beside its value, when it expires,
+/// its index tag and which storing it was, so one cache line answers a lookup's key
 /// comparison, its expiry check and an eviction's unindexing. Freed slots are reused, so
-/// the entries stay as dense as the cache is full.
+/// the entries stay as dense as the cache is full, and the storage starts on a cache line,
+/// so an entry of 32 or 64 bytes (integer keys and values: 32) never spans two.
 ///
 /// One writer at a time changes it, while readers may read entries they found in the
 /// `SlotIndex`: an entry that leaves stays as it was (`retire`) until the writer knows no
@@ -17,19 +18,21 @@ struct SlotEntries<Key, Value>: ~Copyable {
     struct Entry {
         @usableFromInline let key: Key
         @usableFromInline let value: Value
-        @usableFromInline let hash: Int
         /// Nanoseconds at which it expires (`UInt64.max`: never).
         @usableFromInline let expiry: UInt64
-        /// Which storing this was, unique in the stripe: a hit logged for it applies only
-        /// while its slot still holds it.
-        @usableFromInline let generation: UInt64
+        /// The low 32 bits of its hash (`SlotIndex.tag`): all the index needs to find its bucket.
+        @usableFromInline let tag: UInt32
+        /// Which storing this was, unique in the stripe over 2³² storings: a hit logged for it
+        /// applies only while its slot still holds it, and every writer applies the logs before
+        /// it stores, so a log is never older than the storing its slot holds plus one.
+        @usableFromInline let generation: UInt32
 
         @inlinable
-        init(key: Key, value: Value, hash: Int, expiry: UInt64, generation: UInt64) {
+        init(key: Key, value: Value, tag: UInt32, expiry: UInt64, generation: UInt32) {
             self.key = key
             self.value = value
-            self.hash = hash
             self.expiry = expiry
+            self.tag = tag
             self.generation = generation
         }
     }
@@ -43,7 +46,7 @@ struct SlotEntries<Key, Value>: ~Copyable {
         /// One past the highest slot ever used.
         @usableFromInline var used = 0
         @usableFromInline var freeCount = 0
-        @usableFromInline var generations: UInt64 = 0
+        @usableFromInline var generations: UInt32 = 0
 
         @usableFromInline
         init(capacity: Int) {
@@ -60,7 +63,14 @@ struct SlotEntries<Key, Value>: ~Copyable {
     init() {
         books = .allocate(capacity: 1)
         books.initialize(to: Books(capacity: 16))
-        storage = Atomic(.allocate(capacity: 16))
+        storage = Atomic(Self.allocate(capacity: 16))
+    }
+
+    /// Storage for `capacity` entries, from the start of a cache line.
+    @usableFromInline
+    static func allocate(capacity: Int) -> UnsafeMutablePointer<Entry> {
+        UnsafeMutableRawPointer.allocate(byteCount: capacity * MemoryLayout<Entry>.stride, alignment: 64)
+            .bindMemory(to: Entry.self, capacity: capacity)
     }
 
     // Inlinable: otherwise Swift 6.3's optimiser crashes inlining it into the
@@ -86,7 +96,7 @@ struct SlotEntries<Key, Value>: ~Copyable {
     /// Stores an entry in a free slot (the most recently reclaimed one) and returns the
     /// slot, and the storage it replaced when it grew (to be freed once no reader can be in it).
     @inlinable @inline(__always)
-    func store(_ key: Key, _ value: Value, hash: Int, expiry: UInt64) -> (slot: Slot, replaced: UnsafeMutablePointer<Entry>?) {
+    func store(_ key: Key, _ value: Value, tag: UInt32, expiry: UInt64) -> (slot: Slot, replaced: UnsafeMutablePointer<Entry>?) {
         let slot: Slot
         var replaced: UnsafeMutablePointer<Entry>?
         if books.pointee.freeCount > 0 {
@@ -99,7 +109,7 @@ struct SlotEntries<Key, Value>: ~Copyable {
         }
         books.pointee.generations &+= 1
         (storage.load(ordering: .relaxed) + Int(slot)).initialize(
-            to: Entry(key: key, value: value, hash: hash, expiry: expiry, generation: books.pointee.generations))
+            to: Entry(key: key, value: value, tag: tag, expiry: expiry, generation: books.pointee.generations))
         return (slot, replaced)
     }
 
@@ -118,7 +128,7 @@ struct SlotEntries<Key, Value>: ~Copyable {
         let capacity = books.pointee.capacity
         precondition(capacity < Int(Slot.max) / 2, "a cache stripe holds fewer than 2³⁰ entries")
         let old = storage.load(ordering: .relaxed)
-        let entries = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        let entries = Self.allocate(capacity: capacity * 2)
         entries.moveInitialize(from: old, count: books.pointee.used)
         storage.store(entries, ordering: .releasing)
         books.pointee.free.deallocate()

@@ -120,13 +120,14 @@ struct SlotIndex: ~Copyable {
         count &+= 1
     }
 
-    /// Takes `slot` (indexed under `hash`) out, shifting back the entries after it
-    /// that probed past it, so every lookup still ends at the first empty bucket.
+    /// Takes `slot` (indexed under a hash with this `tag`, which holds its home) out, shifting
+    /// back the entries after it that probed past it, so every lookup still ends at the first
+    /// empty bucket.
     @inlinable @inline(__always)
-    func remove(_ slot: Slot, hash: Int) {
+    func remove(_ slot: Slot, tag: UInt32) {
         let table = self.table.load(ordering: .relaxed)
         let mask = Self.mask(of: table), buckets = Self.buckets(of: table)
-        var hole = hash & mask
+        var hole = Int(tag) & mask
         while Self.slot(buckets[hole].load(ordering: .relaxed)) != slot { hole = (hole &+ 1) & mask }
         var next = (hole &+ 1) & mask
         while true {
