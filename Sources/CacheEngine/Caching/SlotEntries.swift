@@ -23,8 +23,9 @@ struct SlotEntries<Key, Value>: ~Copyable {
         /// The low 32 bits of its hash (`SlotIndex.tag`): all the index needs to find its bucket.
         @usableFromInline let tag: UInt32
         /// Which storing this was, unique in the stripe over 2³² storings: a hit logged for it
-        /// applies only while its slot still holds it, and every writer applies the logs before
-        /// it stores, so a log is never older than the storing its slot holds plus one.
+        /// applies only while its slot still holds it. Every writer applies the logs before it
+        /// stores, so a stale log could apply to a later entry only if the stripe stored 2³²
+        /// times between a reader finding the entry and logging its hit.
         @usableFromInline let generation: UInt32
 
         @inlinable
