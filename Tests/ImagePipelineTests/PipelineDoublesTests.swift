@@ -6,8 +6,10 @@ import PipelineTesting
 import Testing
 
 /// The pipeline's coalescing, cancellation, invalidation and prefetch on a
-/// scripted fetcher: no network, a fixed order, milliseconds each.
-@Suite("Pipeline on test doubles")
+/// scripted fetcher: no network, a fixed order, milliseconds each. One at a time: two tests hold a
+/// disk write on a Dispatch worker thread, and two held at once can take every worker a 2-core
+/// machine's pool gives, so neither's pipeline decodes or writes until a hold gives up.
+@Suite("Pipeline on test doubles", .serialized)
 struct PipelineDoublesTests {
     static let url = "https://img.example/a.jpg"
     static let jpeg = try! ImageSynthesizer.image(SynthesisSpec(seed: 3, width: 320, height: 240, format: .jpeg(quality: 80)))
