@@ -20,7 +20,7 @@ struct PolicyInvariantTests {
         #expect(failures.isEmpty, "\(failures.prefix(5))")
     }
 
-    @Test("the simulator's look-ahead hints (prefetch of a slot, or of an absent key's fingerprint) change no decision",
+    @Test("the simulator's look-ahead hints (a slot, an absent key's fingerprint, a slot's neighbours) change no decision",
           arguments: EvictionPolicyKind.allCases)
     func hintsChangeNothing(_ kind: EvictionPolicyKind) {
         let limits = CacheLimits(costLimit: 2_000, countLimit: 60, maxEntryFraction: 0.2)
@@ -45,6 +45,8 @@ private struct Decisions: EvictionPolicyVisitor {
             let fingerprint = Int(slot).cacheFingerprint
             if hinted {
                 if core.contains(slot) { core.prefetch(slot) } else { core.prefetch(absent: fingerprint) }
+                // Asked of a slot whether or not it is resident, as the simulator asks.
+                core.prefetchNeighbours(slot)
             }
             var outcome: [Slot] = []
             let now = UInt64(step) * 1_000_000

@@ -48,6 +48,10 @@
     @inlinable @inline(__always)
     public mutating func prefetch(absent fingerprint: UInt64) { storedPolicy.prefetch(absent: fingerprint) }
 
+    /// A nearer hint for a slot about to be looked up (`EvictionPolicy.prefetchNeighbours`).
+    @inlinable @inline(__always)
+    public mutating func prefetchNeighbours(_ slot: Slot) { storedPolicy.prefetchNeighbours(slot) }
+
     /// Looks `slot` up; a hit refreshes it. An expired entry is removed, reported
     /// to `removed`, and counts as a miss.
     @inlinable @inline(__always)

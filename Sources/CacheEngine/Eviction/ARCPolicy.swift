@@ -44,6 +44,8 @@ public struct ARCPolicy: EvictionPolicy {
 
     @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
     @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    /// A hit unlinks the entry from its neighbours in T1 or T2.
+    @inlinable public mutating func prefetchNeighbours(_ slot: Slot) { table.prefetchNeighbours(slot) }
     /// A new key is looked for in both ghost lists.
     public mutating func prefetch(absent fingerprint: UInt64) { ghosts.prefetch(fingerprint) }
 

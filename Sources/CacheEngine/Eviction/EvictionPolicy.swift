@@ -138,6 +138,10 @@ public protocol EvictionPolicy {
     /// evicted keys by fingerprint (ghosts) starts loading where it will look. Mutating only so
     /// the policy is passed where it lies rather than copied. The default does nothing.
     mutating func prefetch(absent fingerprint: UInt64)
+    /// A third hint, a request or two before the lookup, once `prefetch(slot)` has brought the
+    /// slot's metadata: a policy whose hit relinks the entry in a list starts loading its
+    /// neighbours, which the relink writes. The default does nothing.
+    mutating func prefetchNeighbours(_ slot: Slot)
     /// Whether a hit's `recordHit` may wait, to be applied later with other threads'
     /// hits: true for a policy whose hits never evict or remove anything (they only
     /// reorder or count). The live cache then takes no lock for a hit; a policy that
@@ -154,6 +158,7 @@ public protocol EvictionPolicy {
 extension EvictionPolicy {
     public func prefetch(_ slot: Slot) {}
     public mutating func prefetch(absent fingerprint: UInt64) {}
+    public mutating func prefetchNeighbours(_ slot: Slot) {}
     public static var hitsCanWait: Bool { false }
     public static var hitsAreIdempotent: Bool { false }
 

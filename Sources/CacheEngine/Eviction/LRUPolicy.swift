@@ -9,6 +9,10 @@ public struct LRUPolicy: SingleQueuePolicy {
 
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) { queue.moveToBack(slot) }
 
+    /// A hit unlinks the entry from its neighbours.
+    @inlinable @inline(__always)
+    public mutating func prefetchNeighbours(_ slot: Slot) { queue.table.prefetchNeighbours(slot) }
+
     public mutating func evictNext() -> Slot? { queue.popFront() }
 
     /// Every entry, least recently used first.

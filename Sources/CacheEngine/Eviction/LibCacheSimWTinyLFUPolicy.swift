@@ -59,6 +59,8 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
 
     @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
     @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    /// A hit unlinks the entry from its neighbours in its segment.
+    @inlinable public mutating func prefetchNeighbours(_ slot: Slot) { table.prefetchNeighbours(slot) }
 
     /// Which part holds the entry in `slot` (for tests): "window", "probation" or "protected".
     func segment(of slot: Slot) -> String? {

@@ -76,6 +76,16 @@ struct SlotTable {
         if readsCounter { counter.prefetchElement(Int(slot)) }
     }
 
+    /// Starts loading the entries before and after `slot` in its list, when it is in one.
+    @inlinable @inline(__always)
+    func prefetchNeighbours(_ slot: Slot) {
+        guard Int(slot) < entries.count else { return }
+        let entry = entries[Int(slot)]
+        guard entry.queue != 0 else { return }
+        if entry.previous != Self.none { entries.prefetchElement(Int(entry.previous)) }
+        if entry.next != Self.none { entries.prefetchElement(Int(entry.next)) }
+    }
+
     @inlinable @inline(__always)
     func after(_ slot: Slot) -> Slot { entries[Int(slot)].next }
 

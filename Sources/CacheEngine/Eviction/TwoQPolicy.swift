@@ -35,6 +35,8 @@ public struct TwoQPolicy: EvictionPolicy {
 
     @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
     @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    /// A hit in Am unlinks the entry from its neighbours.
+    @inlinable public mutating func prefetchNeighbours(_ slot: Slot) { table.prefetchNeighbours(slot) }
     /// A new key is looked for among the ghosts.
     public mutating func prefetch(absent fingerprint: UInt64) { ghosts.prefetch(fingerprint) }
 

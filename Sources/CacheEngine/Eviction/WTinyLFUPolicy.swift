@@ -48,6 +48,8 @@ public struct WTinyLFUPolicy: EvictionPolicy {
 
     @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
     @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
+    /// A hit unlinks the entry from its neighbours in its segment.
+    @inlinable public mutating func prefetchNeighbours(_ slot: Slot) { table.prefetchNeighbours(slot) }
 
     /// Hits only reorder or count: they never evict.
     public static var hitsCanWait: Bool { true }

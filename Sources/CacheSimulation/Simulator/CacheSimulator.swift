@@ -206,6 +206,7 @@ public enum CacheSimulator {
         let recordsAnswers: Bool
         static let prefetchDistance = 16
         static let entryPrefetchDistance = 4
+        static let neighbourPrefetchDistance = 2
 
         func visit<Policy: EvictionPolicy>(_ policy: Policy) -> Answered {
             var state = SimulationState(trace: trace, configuration: configuration, policy: policy)
@@ -242,13 +243,15 @@ public enum CacheSimulator {
             sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<UInt64>, from first: Int
         ) {
             // A key's line is usually far from the last one's: ask for where it is
-            // `prefetchDistance` requests early and, once that has arrived, for its
-            // policy metadata, so the loading overlaps the work between.
+            // `prefetchDistance` requests early, once that has arrived for its policy
+            // metadata, and once that has for what a hit on it writes besides (its
+            // neighbours in a list), so the loading overlaps the work between.
             let last = keys.count - 1
             guard state.clock != nil else {
                 for index in 0..<keys.count {
                     state.prefetch(keys[min(index &+ prefetchDistance, last)])
                     state.prefetchEntry(keys[min(index &+ entryPrefetchDistance, last)])
+                    state.prefetchNeighbours(keys[min(index &+ neighbourPrefetchDistance, last)])
                     state.beforeRequest(first &+ index, now: times[index])
                     state.plainRequest(key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
                 }
@@ -259,6 +262,7 @@ public enum CacheSimulator {
                 state.prefetch(keys[min(index &+ prefetchDistance, last)])
                 state.prefetchFlight(keys[min(index &+ prefetchDistance, last)])
                 state.prefetchEntry(keys[min(index &+ entryPrefetchDistance, last)])
+                state.prefetchNeighbours(keys[min(index &+ neighbourPrefetchDistance, last)])
                 state.beforeRequest(first &+ index, now: times[index])
                 state.plainRequestOnClock(first &+ index, key: keys[index], cost: costs[index], size: sizes[index], now: times[index])
             }

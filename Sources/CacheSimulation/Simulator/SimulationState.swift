@@ -87,6 +87,10 @@ struct SimulationState<Policy: EvictionPolicy> {
         tiers.disk?.prefetch(key)
     }
 
+    /// A third hint, a request or two early: what a hit on the key writes besides its own entry.
+    @inline(__always)
+    mutating func prefetchNeighbours(_ key: TraceKey) { tiers.memory.prefetchNeighbours(key) }
+
     /// A plain request, untimed: memory, then the disk, then the origin, the object stored
     /// where the plan says.
     @inline(__always)

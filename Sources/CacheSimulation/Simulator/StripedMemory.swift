@@ -86,6 +86,16 @@ struct StripedMemory<Policy: EvictionPolicy> {
         }
     }
 
+    /// A third hint, a request or two ahead, once the policy's metadata has arrived: what a
+    /// hit on the key's slot will write besides it.
+    @inline(__always)
+    mutating func prefetchNeighbours(_ key: TraceKey) {
+        let slot = keys[Int(key)].slot
+        guard slot != StripeSlots.none else { return }
+        let stripe = stripe(of: key)
+        if stripe == 0 { first.core.prefetchNeighbours(slot) } else { others[stripe - 1].core.prefetchNeighbours(slot) }
+    }
+
     @inline(__always)
     mutating func lookup(_ key: TraceKey, now: UInt64) -> Bool {
         let stripe = stripe(of: key)
