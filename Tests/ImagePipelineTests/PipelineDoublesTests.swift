@@ -7,8 +7,8 @@ import Testing
 
 /// The pipeline's coalescing, cancellation, invalidation and prefetch on a
 /// scripted fetcher: no network, a fixed order, milliseconds each. One at a time: two tests hold a
-/// disk write on a Dispatch worker thread, and two held at once can take every worker a 2-core
-/// machine's pool gives, so neither's pipeline decodes or writes until a hold gives up.
+/// disk write on a Dispatch worker thread for up to 300 s, and run together in the full suite on a
+/// slow 2-core machine both ran to that bound, neither pipeline decoding or writing meanwhile.
 @Suite("Pipeline on test doubles", .serialized)
 struct PipelineDoublesTests {
     static let url = "https://img.example/a.jpg"

@@ -79,9 +79,8 @@ struct SlotTable {
     /// Starts loading the entries before and after `slot` in its list, when it is in one.
     @inlinable @inline(__always)
     func prefetchNeighbours(_ slot: Slot) {
-        guard Int(slot) < entries.count else { return }
+        guard queue(of: slot) != 0 else { return }
         let entry = entries[Int(slot)]
-        guard entry.queue != 0 else { return }
         if entry.previous != Self.none { entries.prefetchElement(Int(entry.previous)) }
         if entry.next != Self.none { entries.prefetchElement(Int(entry.next)) }
     }
