@@ -46,8 +46,21 @@ public struct ARCPolicy: EvictionPolicy {
     @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
     /// A hit unlinks the entry from its neighbours in T1 or T2.
     @inlinable public mutating func prefetchNeighbours(_ slot: Slot) { table.prefetchNeighbours(slot) }
-    /// A new key is looked for in both ghost lists.
-    public mutating func prefetch(absent fingerprint: UInt64) { ghosts.prefetch(fingerprint) }
+    /// A new key is looked for in both ghost lists; and the miss coming files T1's or T2's
+    /// oldest in a ghost list, so each one's fingerprint and the bucket it goes in start
+    /// loading too, and the fingerprint of the entry after it, the victim after next.
+    public mutating func prefetch(absent fingerprint: UInt64) {
+        ghosts.prefetch(fingerprint)
+        prefetchVictim(of: recent)
+        prefetchVictim(of: frequent)
+    }
+
+    private func prefetchVictim(of list: ThreadedList) {
+        guard !list.isEmpty else { return }
+        ghosts.prefetch(fingerprints[list.front])
+        let next = table.after(list.front)
+        if next != SlotTable.none { fingerprints.prefetch(next) }
+    }
 
     /// Whether the entry in `slot` is in T2 (for tests).
     func isFrequent(_ slot: Slot) -> Bool { table.queue(of: slot) == frequent.id }

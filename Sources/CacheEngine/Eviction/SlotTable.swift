@@ -180,6 +180,10 @@ struct SlotFingerprints {
     @inline(__always)
     subscript(slot: Slot) -> UInt64 { values[Int(slot)] }
 
+    /// Starts loading `slot`'s fingerprint.
+    @inline(__always)
+    func prefetch(_ slot: Slot) { values.prefetchElement(Int(slot)) }
+
     mutating func removeAll() { values = [] }
 }
 
