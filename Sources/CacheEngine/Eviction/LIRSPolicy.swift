@@ -66,6 +66,28 @@ public struct LIRSPolicy: EvictionPolicy {
     /// A new key is looked for among S's non-resident entries.
     public mutating func prefetch(absent fingerprint: UInt64) { remembered.prefetch(fingerprint) }
 
+    /// A hit reads the slot's node: it starts loading.
+    public func prefetch(_ slot: Slot) {
+        guard let node = node(ofSlot: slot) else { return }
+        nodes.prefetchElement(Int(node))
+    }
+
+    /// Once the node has arrived: a hit relinks it in S and in Q, writing its neighbours there.
+    public mutating func prefetchNeighbours(_ slot: Slot) {
+        guard let node = node(ofSlot: slot) else { return }
+        let links = nodes[Int(node)].links
+        func load(_ neighbour: Int32) { if neighbour != NodeList.none { nodes.prefetchElement(Int(neighbour)) } }
+        load(links.0.previous)
+        load(links.0.next)
+        load(links.1.previous)
+        load(links.1.next)
+    }
+
+    private func node(ofSlot slot: Slot) -> Int32? {
+        guard Int(slot) < nodeOfSlot.count, nodeOfSlot[Int(slot)] >= 0 else { return nil }
+        return nodeOfSlot[Int(slot)]
+    }
+
     /// Whether the entry in `slot` has LIR status (for tests).
     func isLIR(_ slot: Slot) -> Bool { contains(slot) && nodes[Int(nodeOfSlot[Int(slot)])].isLIR }
 
