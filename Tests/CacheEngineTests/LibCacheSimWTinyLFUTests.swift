@@ -35,6 +35,28 @@ struct LibCacheSimWTinyLFUTests {
         #expect(filter.estimate(42) == 0)
     }
 
+    /// The filter's positions take a multiplication for C's `%`: for divisors from 1 to 2³¹ − 1
+    /// (the most counters it keeps), the filter sizes among them, and values at the ends of the
+    /// 32-bit range and at random, the remainder is the division's.
+    @Test("the counters' positions are C's 32-bit remainders, computed without a division")
+    func remainderWithoutDivision() {
+        var random = SplitMix64(seed: 17)
+        let divisors = [1, 2, 3, 7, 10, 14_378, 1 << 20, 1_437_762, (1 << 31) - 1]
+            + (0..<200).map { _ in Int(random.next() % UInt64(Int32.max)) + 1 }
+        for divisor in divisors {
+            let multiplier = CountingBloomFilter.remainderMultiplier(dividingBy: divisor)
+            let values: [UInt32] = [0, 1, UInt32(min(divisor, Int(UInt32.max))) &- 1, UInt32(truncatingIfNeeded: divisor),
+                                    UInt32.max, UInt32.max - 1] + (0..<500).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+            for value in values {
+                let remainder = CountingBloomFilter.remainder(value, dividingBy: divisor, multiplier: multiplier)
+                guard remainder == Int(value % UInt32(divisor)) else {
+                    Issue.record("\(value) mod \(divisor): \(remainder), C gives \(value % UInt32(divisor))")
+                    return
+                }
+            }
+        }
+    }
+
     /// Inserts slots with unit cost under a limit of `capacity` (cost 1 each, no count limit
     /// unless given), returning the policy and what each step evicted.
     private struct Driver {

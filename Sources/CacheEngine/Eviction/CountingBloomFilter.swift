@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// libCacheSim's `minimalIncrementCBF`, the frequency estimate of its W-TinyLFU:
@@ -14,6 +15,8 @@ struct CountingBloomFilter {
     private static let denseLimit = 1 << 22
     let hashes: Int
     let counterCount: Int
+    /// ⌈2⁶⁴ / counterCount⌉, for `remainder` (a division per counter was a tenth of a run).
+    private let remainderMultiplier: UInt64
     private var dense: [UInt32]
     private var sparse: [UInt32: UInt32] = [:]
 
@@ -26,6 +29,7 @@ struct CountingBloomFilter {
         if counters < hashes { counters = hashes * 2 }
         self.hashes = hashes
         counterCount = counters
+        remainderMultiplier = Self.remainderMultiplier(dividingBy: counters)
         dense = counters <= Self.denseLimit ? Self.zeroed(counters) : []
     }
 
@@ -36,6 +40,19 @@ struct CountingBloomFilter {
         for index in 0..<UInt32(hashes) { minimum = min(minimum, self[position(a, b, index)]) }
         return minimum
     }
+
+    /// Starts loading the key's counters: worth it when they are out of a core's own cache.
+    func prefetch(_ key: UInt64) {
+        let (a, b) = hashPair(key)
+        dense.withUnsafeBufferPointer { counters in
+            guard let base = counters.baseAddress else { return }
+            for index in 0..<UInt32(hashes) { cprefetch_for_write(base + position(a, b, index)) }
+        }
+    }
+
+    /// Whether the dense counters are larger than a core's own cache is likely to be (1 MiB),
+    /// so that loading them ahead can pay for the hashing it takes.
+    var isWorthPrefetching: Bool { !dense.isEmpty && dense.count * MemoryLayout<UInt32>.stride > 1 << 20 }
 
     /// Counts one more occurrence of the key.
     mutating func add(_ key: UInt64) {
@@ -75,8 +92,17 @@ struct CountingBloomFilter {
     /// The `index`-th position, `(a + index·b) mod counters` in 32-bit unsigned arithmetic, as in C.
     @inline(__always)
     private func position(_ a: UInt32, _ b: UInt32, _ index: UInt32) -> Int {
-        Int((a &+ index &* b) % UInt32(counterCount))
+        Self.remainder(a &+ index &* b, dividingBy: counterCount, multiplier: remainderMultiplier)
     }
+
+    /// `value % divisor` with a multiplication for the division (Lemire, Kaser and Kurz, "Faster
+    /// remainder by direct computation", 2019): exact for every 32-bit value and divisor.
+    @inline(__always)
+    static func remainder(_ value: UInt32, dividingBy divisor: Int, multiplier: UInt64) -> Int {
+        Int((multiplier &* UInt64(value)).multipliedFullWidth(by: UInt64(divisor)).high)
+    }
+
+    static func remainderMultiplier(dividingBy divisor: Int) -> UInt64 { UInt64.max / UInt64(divisor) &+ 1 }
 
     private subscript(position: Int) -> UInt32 {
         get { dense.isEmpty ? sparse[UInt32(position), default: 0] : dense[position] }

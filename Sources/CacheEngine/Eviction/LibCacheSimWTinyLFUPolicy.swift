@@ -34,6 +34,8 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
     @usableFromInline var probation = ThreadedList(id: 2)
     @usableFromInline var protected = ThreadedList(id: 3)
     private var frequencies: CountingBloomFilter
+    /// Whether the look-ahead hints load counters (`CountingBloomFilter.isWorthPrefetching`).
+    private let prefetchesCounters: Bool
     private var fingerprints = SlotFingerprints()
 
     public init(limits: CacheLimits) {
@@ -48,6 +50,7 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
         protectedShare = QueueShare(cost: share(of: mainShare.cost, 4.0 / 5), count: share(of: mainShare.count, 4.0 / 5))
         let mainSize = mainShare.count != .max ? mainShare.count : mainShare.cost
         frequencies = CountingBloomFilter(entries: mainSize)
+        prefetchesCounters = frequencies.isWorthPrefetching
         let (period, overflow) = mainSize.multipliedReportingOverflow(by: 32)
         decayPeriod = overflow ? .max : period
     }
@@ -58,9 +61,26 @@ public struct LibCacheSimWTinyLFUPolicy: EvictionPolicy {
     private var mainCount: Int { probation.count + protected.count }
 
     @inlinable public func contains(_ slot: Slot) -> Bool { table.queue(of: slot) != 0 }
-    @inlinable public func prefetch(_ slot: Slot) { table.prefetch(slot) }
-    /// A hit unlinks the entry from its neighbours in its segment.
-    @inlinable public mutating func prefetchNeighbours(_ slot: Slot) { table.prefetchNeighbours(slot) }
+    /// A hit reads the slot's entry, and in main its fingerprint, to count it.
+    public func prefetch(_ slot: Slot) {
+        table.prefetch(slot)
+        if prefetchesCounters { fingerprints.prefetch(slot) }
+    }
+
+    /// A hit unlinks the entry from its neighbours in its segment, and in main raises its counters.
+    public mutating func prefetchNeighbours(_ slot: Slot) {
+        table.prefetchNeighbours(slot)
+        if prefetchesCounters, table.queue(of: slot) > window.id { frequencies.prefetch(fingerprints[slot]) }
+    }
+
+    /// A miss raises the new key's counters, and making room weighs the window's oldest
+    /// against main's victim by theirs.
+    public mutating func prefetch(absent fingerprint: UInt64) {
+        guard prefetchesCounters else { return }
+        frequencies.prefetch(fingerprint)
+        if !window.isEmpty { frequencies.prefetch(fingerprints[window.front]) }
+        if let victim = mainVictim { frequencies.prefetch(fingerprints[victim]) }
+    }
 
     /// Which part holds the entry in `slot` (for tests): "window", "probation" or "protected".
     func segment(of slot: Slot) -> String? {
