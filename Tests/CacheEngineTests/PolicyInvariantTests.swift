@@ -28,6 +28,47 @@ struct PolicyInvariantTests {
         let plain = kind.withPolicy(limits: limits, Decisions(seed: 5, hinted: false))
         #expect(hinted.count == 20_000 && hinted == plain)
     }
+
+    /// What the simulator loads ahead for an eviction is only useful if the policy evicts what
+    /// it names: over random lookups and inserts, each insert that evicts starts with the slot
+    /// named soonest, and one that evicts two follows with the next.
+    @Test("the victims a policy names next are the ones it evicts, in order", arguments: EvictionPolicyKind.allCases)
+    func upcomingVictimsAreEvicted(_ kind: EvictionPolicyKind) {
+        let limits = CacheLimits(costLimit: 2_000, countLimit: 60, maxEntryFraction: 0.2)
+        let named = kind.withPolicy(limits: limits, NamedVictims(seed: 9))
+        #expect(named.mismatches.isEmpty, "\(named.mismatches.prefix(5))")
+        // LRU and FIFO name their queue's oldest two, and over 20,000 requests evict thousands.
+        if kind == .lru || kind == .fifo { #expect(named.checked > 1_000) }
+    }
+}
+
+/// Inserts and lookups at random, comparing each evicting insert's victims with the slots the
+/// policy named before it.
+private struct NamedVictims: EvictionPolicyVisitor {
+    let seed: UInt64
+
+    func visit<Policy: EvictionPolicy>(_ policy: Policy) -> (checked: Int, mismatches: [String]) {
+        var core = CacheCore(policy: policy)
+        var generator = SplitMix64(seed: seed)
+        var checked = 0, mismatches: [String] = []
+        for step in 0..<20_000 {
+            let slot = Slot(generator.next() % 200)
+            let now = UInt64(step) * 1_000_000
+            if core.lookup(slot, now: now, removed: { _, _ in }) { continue }
+            let (soonest, next) = core.upcomingVictims()
+            var evicted: [Slot] = []
+            let entry = NewEntry(slot: slot, cost: Int(1 + generator.next() % 80), fingerprint: Int(slot).cacheFingerprint, missCost: 1)
+            _ = core.insert(entry, now: now) { victim, _ in evicted.append(victim) }
+            if soonest != -1, let first = evicted.first {
+                checked += 1
+                if first != soonest { mismatches.append("step \(step): evicted \(evicted), named \(soonest) first") }
+            }
+            if next != -1, evicted.count > 1, evicted[1] != next {
+                mismatches.append("step \(step): evicted \(evicted), named \(next) second")
+            }
+        }
+        return (checked, mismatches)
+    }
 }
 
 /// The decisions of a run of lookups and inserts, with or without each request's hint first:

@@ -52,6 +52,10 @@
     @inlinable @inline(__always)
     public mutating func prefetchNeighbours(_ slot: Slot) { storedPolicy.prefetchNeighbours(slot) }
 
+    /// The slots the policy will evict next (`EvictionPolicy.upcomingVictims`).
+    @inlinable @inline(__always)
+    public func upcomingVictims() -> (soonest: Slot, next: Slot) { storedPolicy.upcomingVictims() }
+
     /// Looks `slot` up; a hit refreshes it. An expired entry is removed, reported
     /// to `removed`, and counts as a miss.
     @inlinable @inline(__always)

@@ -142,6 +142,11 @@ public protocol EvictionPolicy {
     /// slot's metadata: a policy whose hit relinks the entry in a list starts loading its
     /// neighbours, which the relink writes. The default does nothing.
     mutating func prefetchNeighbours(_ slot: Slot)
+    /// The slots the policy will evict next, soonest first, where it knows them without
+    /// searching (a queue's oldest two); -1 for each it does not name. The
+    /// simulator starts loading what evicting each touches beside the policy (the key its
+    /// slot holds). A hint like the others. The default names none.
+    func upcomingVictims() -> (soonest: Slot, next: Slot)
     /// Whether a hit's `recordHit` may wait, to be applied later with other threads'
     /// hits: true for a policy whose hits never evict or remove anything (they only
     /// reorder or count). The live cache then takes no lock for a hit; a policy that
@@ -159,6 +164,7 @@ extension EvictionPolicy {
     public func prefetch(_ slot: Slot) {}
     public mutating func prefetch(absent fingerprint: UInt64) {}
     public mutating func prefetchNeighbours(_ slot: Slot) {}
+    public func upcomingVictims() -> (soonest: Slot, next: Slot) { (SlotTable.none, SlotTable.none) }
     public static var hitsCanWait: Bool { false }
     public static var hitsAreIdempotent: Bool { false }
 

@@ -11,6 +11,10 @@ public struct FIFOPolicy: SingleQueuePolicy {
     public mutating func recordHit(_ slot: Slot, evict: (Slot) -> Void) {}
 
     public mutating func evictNext() -> Slot? { queue.popFront() }
+
+    /// The queue's oldest two.
+    @inlinable @inline(__always)
+    public func upcomingVictims() -> (soonest: Slot, next: Slot) { queue.oldestTwo }
 }
 
 extension FIFOPolicy: BoxedPolicy {

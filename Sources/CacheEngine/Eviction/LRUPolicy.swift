@@ -15,6 +15,10 @@ public struct LRUPolicy: SingleQueuePolicy {
 
     public mutating func evictNext() -> Slot? { queue.popFront() }
 
+    /// The queue's oldest two.
+    @inlinable @inline(__always)
+    public func upcomingVictims() -> (soonest: Slot, next: Slot) { queue.oldestTwo }
+
     /// Every entry, least recently used first.
     public func slotsByRecency() -> [Slot] { queue.slotsFrontToBack() }
 }

@@ -8,6 +8,10 @@ public struct SlotQueue {
 
     @inlinable var isEmpty: Bool { list.isEmpty }
     @inlinable var front: Slot { list.front }
+    /// The front and the entry after it (`SlotTable.none` where there is none).
+    @inlinable var oldestTwo: (Slot, Slot) {
+        list.front == SlotTable.none ? (SlotTable.none, SlotTable.none) : (list.front, table.after(list.front))
+    }
 
     @inlinable @inline(__always)
     mutating func append(_ slot: Slot, cost: Int) { table.append(slot, cost: cost, to: &list) }

@@ -158,7 +158,21 @@ struct StripedMemory<Policy: EvictionPolicy> {
             if entry.slot == StripeSlots.none { entry.slot = slots.assign(key, keys: &keys) }
             let stored = core.insert(entry, now: now) { victim, _ in slots.release(victim, keys: &keys) }
             if !stored { slots.release(entry.slot, keys: &keys) }
+            prefetchUpcomingVictims(keys: keys)
             return stored
+        }
+
+        /// An eviction reads the key its victim's slot holds, then writes that key's record:
+        /// two loads from places no request names. For the policy's next victim but one the
+        /// first starts loading here; for the next, whose key came with that hint an eviction
+        /// ago, the record does.
+        @inline(__always)
+        private func prefetchUpcomingVictims(keys: [KeyRecord]) {
+            let (soonest, next) = core.upcomingVictims()
+            if next != StripeSlots.none { slots.prefetchKey(of: next) }
+            guard soonest != StripeSlots.none else { return }
+            let key = slots.key(of: soonest)
+            if key >= 0 { keys.prefetch(Int(key)) }
         }
 
         mutating func remove(_ key: TraceKey, keys: inout [KeyRecord]) {
@@ -216,6 +230,14 @@ private struct StripeSlots {
         keys[Int(key)].slot = slot
         return slot
     }
+
+    /// The key `slot` holds.
+    @inline(__always)
+    func key(of slot: Slot) -> TraceKey { keyOfSlot[Int(slot)] }
+
+    /// Starts loading which key `slot` holds.
+    @inline(__always)
+    func prefetchKey(of slot: Slot) { keyOfSlot.prefetch(Int(slot)) }
 
     /// Takes `slot` back from the key it held; returns that key.
     @inline(__always) @discardableResult
