@@ -15,7 +15,7 @@ struct CountingBloomFilter {
     private static let denseLimit = 1 << 22
     let hashes: Int
     let counterCount: Int
-    /// ⌈2⁶⁴ / counterCount⌉, for `remainder` (a division per counter was a tenth of a run).
+    /// ⌈2⁶⁴ / counterCount⌉, for `remainder`: a multiplication where each counter took a division.
     private let remainderMultiplier: UInt64
     private var dense: [UInt32]
     private var sparse: [UInt32: UInt32] = [:]

@@ -7,7 +7,7 @@
 /// Each list is a ring in push order, a member that leaves early marked dead in its place, so
 /// the oldest members lie in a row: dropping the oldest asks for the index bucket of the member
 /// `lookahead` places on, which is then the oldest a few drops later (a linked list gave no
-/// address to ask for ahead, and that probe was a tenth of an ARC run at 10 % of a million keys).
+/// address to ask for ahead; BENCHMARKS.md, "Speed against libCacheSim's `cachesim`").
 struct GhostLists {
     /// Which list: B1, keys evicted from T1, or B2, from T2.
     enum List: Int {
@@ -70,12 +70,16 @@ struct GhostLists {
         /// without bound.
         var isMostlyDead: Bool { members.count - start - count > count + 64 }
 
-        /// Keeps only the live members, numbered afresh from `base`; returns them with their new numbers.
-        mutating func squeeze() -> [(fingerprint: UInt64, number: Int)] {
-            members = members[start...].filter { $0.size != Member.dead }
+        /// Keeps only the live members, in place, numbered afresh from `base`.
+        mutating func squeeze() {
+            var kept = 0
+            for position in start..<members.count where members[position].size != Member.dead {
+                members[kept] = members[position]
+                kept += 1
+            }
+            members.removeLast(members.count - kept)
             base += start
             start = 0
-            return members.enumerated().map { ($0.element.fingerprint, base + $0.offset) }
         }
     }
 
@@ -134,13 +138,19 @@ struct GhostLists {
     }
 
     /// Marks dead the member of an index entry (its number times two, plus its list); a list
-    /// then mostly dead keeps only its live members, each found again under its new number.
+    /// then mostly dead keeps only its live members, each filed again under its new number.
     private mutating func kill(_ entry: Int) {
         let list = List(rawValue: entry & 1)!
-        let live = withRing(list) { ring -> [(fingerprint: UInt64, number: Int)] in
+        let squeezed = withRing(list) { ring -> Bool in
             ring.kill(entry >> 1)
-            return ring.isMostlyDead ? ring.squeeze() : []
+            guard ring.isMostlyDead else { return false }
+            ring.squeeze()
+            return true
         }
-        for member in live { index.updateValue(member.number << 1 | list.rawValue, for: member.fingerprint) }
+        guard squeezed else { return }
+        let ring = list == .recent ? rings.recent : rings.frequent
+        for (offset, member) in ring.members.enumerated() {
+            index.updateValue((ring.base + offset) << 1 | list.rawValue, for: member.fingerprint)
+        }
     }
 }
