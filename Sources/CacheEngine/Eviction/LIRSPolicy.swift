@@ -83,10 +83,7 @@ public struct LIRSPolicy: EvictionPolicy {
         load(links.1.next)
     }
 
-    private func node(ofSlot slot: Slot) -> Int32? {
-        guard Int(slot) < nodeOfSlot.count, nodeOfSlot[Int(slot)] >= 0 else { return nil }
-        return nodeOfSlot[Int(slot)]
-    }
+    private func node(ofSlot slot: Slot) -> Int32? { contains(slot) ? nodeOfSlot[Int(slot)] : nil }
 
     /// Whether the entry in `slot` has LIR status (for tests).
     func isLIR(_ slot: Slot) -> Bool { contains(slot) && nodes[Int(nodeOfSlot[Int(slot)])].isLIR }

@@ -172,7 +172,7 @@ struct StripedMemory<Policy: EvictionPolicy> {
             if next != StripeSlots.none { slots.prefetchKey(of: next) }
             guard soonest != StripeSlots.none else { return }
             let key = slots.key(of: soonest)
-            if key >= 0 { keys.prefetch(Int(key)) }
+            if key != StripeSlots.none { keys.prefetch(Int(key)) }
         }
 
         mutating func remove(_ key: TraceKey, keys: inout [KeyRecord]) {
