@@ -27,6 +27,12 @@ public struct CLOCKPolicy: SingleQueuePolicy {
         }
         return nil
     }
+
+    /// The hand passes marked entries to the back, so the next two victims are the first two
+    /// unmarked ones from the front.
+    public func upcomingVictims() -> (soonest: Slot, next: Slot) {
+        queue.firstTwoUnmarked(from: queue.front)
+    }
 }
 
 extension CLOCKPolicy: BoxedPolicy {

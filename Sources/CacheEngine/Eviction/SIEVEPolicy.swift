@@ -37,6 +37,12 @@ public struct SIEVEPolicy: SingleQueuePolicy {
         return candidate
     }
 
+    /// The next two victims are the first two unvisited entries from the hand (named only
+    /// before the hand wraps).
+    public func upcomingVictims() -> (soonest: Slot, next: Slot) {
+        queue.firstTwoUnmarked(from: hand == SlotTable.none ? queue.front : hand)
+    }
+
     public mutating func removeAll() {
         queue.removeAll()
         hand = SlotTable.none

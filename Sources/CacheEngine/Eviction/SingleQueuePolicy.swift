@@ -13,6 +13,25 @@ public struct SlotQueue {
         list.front == SlotTable.none ? (SlotTable.none, SlotTable.none) : (list.front, table.after(list.front))
     }
 
+    /// The first two entries with a clear reference bit, from `start` towards the back, looking
+    /// at a few entries only and not wrapping (`SlotTable.none` for each not found): the next
+    /// victims of a hand at `start`, as far as a hint can name them without a search.
+    @inlinable
+    func firstTwoUnmarked(from start: Slot) -> (Slot, Slot) {
+        let bound = 8
+        var found = (SlotTable.none, SlotTable.none)
+        var slot = start, looked = 0
+        while slot != SlotTable.none, looked < bound {
+            if table.counter[Int(slot)] == 0 {
+                if found.0 != SlotTable.none { return (found.0, slot) }
+                found.0 = slot
+            }
+            slot = table.after(slot)
+            looked += 1
+        }
+        return found
+    }
+
     @inlinable @inline(__always)
     mutating func append(_ slot: Slot, cost: Int) { table.append(slot, cost: cost, to: &list) }
 
