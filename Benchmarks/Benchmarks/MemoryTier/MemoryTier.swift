@@ -3,13 +3,13 @@ import Tolerances
 import Foundation
 import ImagePipeline
 import CacheSimulation
+import Synchronization
 
 /// The memory tier's speed targets: the simulator's requests per second per
 /// policy on a 2-million-request Zipf trace, and the live cache against a real
 /// NSCache on the same access streams with one and two threads.
 let benchmarks: @Sendable () -> Void = {
     Tolerances.apply()
-    let zipf = SimulationTrace.zipf(objects: 10_000, alpha: 0.8, requests: 2_000_000, seed: 2024)
     let requestsPerSecond = BenchmarkMetric.custom("requests/s (M)", polarity: .prefersLarger, useScalingFactor: false)
 
     for kind in EvictionPolicyKind.allCases where kind != .nsCache {
@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let configuration = SimulationConfiguration(
                 limits: CacheLimits(costLimit: 1_000, maxEntryFraction: 1), policy: kind)
-            simulate(zipf, configuration, in: benchmark, reporting: requestsPerSecond)
+            simulate(Traces.zipf, configuration, in: benchmark, reporting: requestsPerSecond)
         }
     }
 
@@ -35,12 +35,12 @@ let benchmarks: @Sendable () -> Void = {
             metrics: [.wallClock, .mallocCountTotal, requestsPerSecond], maxIterations: 10,
             thresholds: Tolerances.with(speed: requestsPerSecond))
     ) { benchmark in
-        if !FileManager.default.fileExists(atPath: oracleGeneral) { try writeOracleGeneral(zipf, to: oracleGeneral) }
+        if !FileManager.default.fileExists(atPath: oracleGeneral) { try writeOracleGeneral(Traces.zipf, to: oracleGeneral) }
         benchmark.startMeasurement()
         let start = ContinuousClock.now
         let trace = try OracleGeneralTrace.read(oracleGeneral, objects: true)
         report(trace.count, since: start, in: benchmark, reporting: requestsPerSecond, unit: 1e6)
-        precondition(trace.count == zipf.count, "the file holds the Zipf trace")
+        precondition(trace.count == Traces.zipf.count, "the file holds the Zipf trace")
     }
 
     // The same file simulated while it is read (`PlainTraceStream`, as `simulate --no-bounds` runs a
@@ -52,7 +52,7 @@ let benchmarks: @Sendable () -> Void = {
             metrics: [.wallClock, .mallocCountTotal, requestsPerSecond], maxIterations: 10,
             thresholds: Tolerances.with(speed: requestsPerSecond))
     ) { benchmark in
-        if !FileManager.default.fileExists(atPath: oracleGeneral) { try writeOracleGeneral(zipf, to: oracleGeneral) }
+        if !FileManager.default.fileExists(atPath: oracleGeneral) { try writeOracleGeneral(Traces.zipf, to: oracleGeneral) }
         let configuration = SimulationConfiguration(limits: CacheLimits(costLimit: 1_000, maxEntryFraction: 1), policy: .lru)
         benchmark.startMeasurement()
         let start = ContinuousClock.now
@@ -62,7 +62,7 @@ let benchmarks: @Sendable () -> Void = {
         let result = CacheSimulator.run(stream.cursors(1)[0], configuration)
         try stream.finished()
         report(result.requests, since: start, in: benchmark, reporting: requestsPerSecond, unit: 1e6)
-        precondition(result.requests == zipf.count, "the stream holds the Zipf trace")
+        precondition(result.requests == Traces.zipf.count, "the stream holds the Zipf trace")
     }
 
     // Each committed dataset under the default configuration (100 MiB memory, 150 MB disk,
@@ -71,8 +71,6 @@ let benchmarks: @Sendable () -> Void = {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("datasets")
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: datasets.path)) ?? []).filter { $0.hasSuffix(".jsonl.gz") }.sorted()
     for name in names {
-        guard let workload = try? RecordedWorkload.load(path: datasets.appendingPathComponent(name).path) else { continue }
-        let trace = workload.simulationTrace(strategy: ReplayDefaults.keyStrategy)
         for kind in [EvictionPolicyKind.lru, .sieve, .s3fifo(moveToMainThreshold: 1), .wTinyLFU] {
             Benchmark(
                 "simulate \(kind) \(name)",
@@ -83,7 +81,7 @@ let benchmarks: @Sendable () -> Void = {
                 let configuration = SimulationConfiguration(
                     limits: CacheLimits(costLimit: ReplayDefaults.memoryBytes), policy: kind,
                     disk: .init(byteLimit: ReplayDefaults.diskBytes))
-                simulate(trace, configuration, in: benchmark, reporting: requestsPerSecond)
+                simulate(try Traces.dataset(datasets.appendingPathComponent(name).path), configuration, in: benchmark, reporting: requestsPerSecond)
             }
         }
     }
@@ -91,7 +89,6 @@ let benchmarks: @Sendable () -> Void = {
     // The same Zipf stream of keys for the live caches: get, insert on a miss.
     // Costs vary per key like decoded thumbnails (40–240 KB); the limit holds
     // about 1,000 of them.
-    let stream = zipf.keys.prefix(200_000).map(Int.init)
     let limits = CacheLimits(costLimit: 1_000 * 140_000)
     @Sendable func cost(_ key: Int) -> Int { 40_000 + key &* 7_919 % 201 * 1_000 }
 
@@ -129,6 +126,8 @@ let benchmarks: @Sendable () -> Void = {
                 configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .mega)
             ) { benchmark in
                 let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
+                let stream = Traces.zipfKeys
+                benchmark.startMeasurement()
                 run(threads: threads, iterations: benchmark.scaledIterations.count, stream: stream) { key in
                     if cache.value(for: key) == nil { cache.insert(key, for: key, cost: cost(key)) }
                 }
@@ -140,6 +139,8 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let shared = SharedNSCache()
             shared.cache.totalCostLimit = limits.costLimit
+            let stream = Traces.zipfKeys
+            benchmark.startMeasurement()
             run(threads: threads, iterations: benchmark.scaledIterations.count, stream: stream) { key in
                 let boxed = NSNumber(value: key)
                 if shared.cache.object(forKey: boxed) == nil { shared.cache.setObject(boxed, forKey: boxed, cost: cost(key)) }
@@ -168,6 +169,24 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(shared.cache.object(forKey: shared.keys[key]))
             }
         }
+    }
+}
+
+/// The traces the benchmarks run, made the first time one is read rather than when the benchmarks
+/// are declared: the harness starts this executable once for each benchmark it runs, and each
+/// start declares them all.
+enum Traces {
+    static let zipf = SimulationTrace.zipf(objects: 10_000, alpha: 0.8, requests: 2_000_000, seed: 2024)
+    /// The Zipf trace's first 200,000 keys, for the live caches.
+    static let zipfKeys = zipf.keys.prefix(200_000).map(Int.init)
+    private static let datasets = Mutex<[String: SimulationTrace]>([:])
+
+    /// The committed dataset at `path` as `simulate` runs it (the default key strategy), read once.
+    static func dataset(_ path: String) throws -> SimulationTrace {
+        if let trace = datasets.withLock({ $0[path] }) { return trace }
+        let trace = try RecordedWorkload.load(path: path).simulationTrace(strategy: ReplayDefaults.keyStrategy)
+        datasets.withLock { $0[path] = trace }
+        return trace
     }
 }
 
