@@ -63,8 +63,27 @@ public struct LIRSPolicy: EvictionPolicy {
     }
 
     @inlinable public func contains(_ slot: Slot) -> Bool { Int(slot) < nodeOfSlot.count && nodeOfSlot[Int(slot)] >= 0 }
-    /// A new key is looked for among S's non-resident entries.
-    public mutating func prefetch(absent fingerprint: UInt64) { remembered.prefetch(fingerprint) }
+    /// A new key is looked for among S's non-resident entries. The miss then evicts Q's oldest,
+    /// which S remembers by its fingerprint, and S, grown past its bound, drops its oldest
+    /// non-resident entry, unlinking it from S and NH and forgetting its fingerprint: those
+    /// neighbours and buckets start loading. Each of the two entries came with this hint a miss
+    /// ago, as the one after it in its list now does.
+    public mutating func prefetch(absent fingerprint: UInt64) {
+        remembered.prefetch(fingerprint)
+        func load(_ neighbour: Int32) { if neighbour != NodeList.none { nodes.prefetchElement(Int(neighbour)) } }
+        if let oldest = queue.oldest {
+            let node = nodes[Int(oldest)]
+            load(node.links.1.next)
+            remembered.prefetch(node.fingerprint)
+        }
+        if let oldest = history.oldest {
+            let node = nodes[Int(oldest)]
+            load(node.links.0.previous)
+            load(node.links.0.next)
+            load(node.links.2.next)
+            remembered.prefetch(node.fingerprint)
+        }
+    }
 
     /// A hit reads the slot's node: it starts loading.
     public func prefetch(_ slot: Slot) {
