@@ -9,6 +9,7 @@ import ImageSynthesis
 /// Peak resident memory is tracked: shrink-on-load never holds the full image.
 let benchmarks: @Sendable () -> Void = {
     Tolerances.apply()
+    defer { Tolerances.fitToMetrics() }
     try? LibVips.start()
     struct Case {
         let name: String

@@ -11,6 +11,7 @@ import Glibc
 /// open/read/close of the same file; writes against plain write-then-rename.
 let benchmarks: @Sendable () -> Void = {
     Tolerances.apply()
+    defer { Tolerances.fitToMetrics() }
     // Shapes from real API responses (made-up ids): long NewsAPI URLs, Unsplash
     // sizes with volatile parameters, Aladin covers, open-market thumbnails.
     let urls = [

@@ -12,6 +12,7 @@ import OriginServer
 /// against a task awaiting another task.
 let benchmarks: @Sendable () -> Void = {
     Tolerances.apply()
+    defer { Tolerances.fitToMetrics() }
     let fixture = SharedLocked<Fixture?>(nil)
     let setup: @Sendable () async throws -> Void = {
         guard fixture.withLock({ $0 }) == nil else { return }

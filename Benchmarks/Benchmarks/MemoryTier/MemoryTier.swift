@@ -10,6 +10,7 @@ import Synchronization
 /// NSCache on the same access streams with one and two threads.
 let benchmarks: @Sendable () -> Void = {
     Tolerances.apply()
+    defer { Tolerances.fitToMetrics() }
     let requestsPerSecond = BenchmarkMetric.custom("requests/s (M)", polarity: .prefersLarger, useScalingFactor: false)
 
     for kind in EvictionPolicyKind.allCases where kind != .nsCache {

@@ -1,9 +1,14 @@
-import Benchmark
+// Preconcurrency: the harness keeps its registered benchmarks in a plain static array, read
+// here once they are all declared, on the thread that declared them.
+@preconcurrency import Benchmark
 
 /// The tolerances `swift package benchmark thresholds check` applies against
 /// the committed `Thresholds/`: allocation counts are deterministic and gated
 /// tightly; timings are reported but gated only against a several-fold
-/// slowdown, because CI machines are noisy.
+/// slowdown, because CI machines are noisy. Each benchmark gets those of the metrics it
+/// measures, and no others: the harness warns at every start of a benchmark's process about
+/// a tolerance for a metric the benchmark does not measure, for every benchmark declared,
+/// which filled a quick run's log with 15,000 lines.
 public enum Tolerances {
     public static var standard: [BenchmarkMetric: BenchmarkThresholds] {
         [
@@ -14,17 +19,28 @@ public enum Tolerances {
         ]
     }
 
-    /// The standard tolerances plus a speed metric of the benchmark's own, gated against the same
-    /// several-fold slowdown: a rate may fall by 75% (to a quarter), a time per operation may grow
-    /// by 300% (to four times), as `throughput` and `wallClock` are. (A time gated at 75% failed CI
-    /// at 1.8× on a machine another job was loading.)
+    /// A speed metric of the benchmark's own, gated against the same several-fold slowdown as
+    /// `throughput` and `wallClock`: a rate may fall by 75% (to a quarter), a time per operation
+    /// may grow by 300% (to four times). (A time gated at 75% failed CI at 1.8× on a machine
+    /// another job was loading.) The standard tolerances are added by `fitToMetrics`.
     public static func with(speed metric: BenchmarkMetric) -> [BenchmarkMetric: BenchmarkThresholds] {
         let limit = metric.polarity == .prefersSmaller ? 300.0 : 75.0
-        return standard.merging([metric: .init(relative: [.p50: limit, .p90: limit])]) { _, new in new }
+        return [metric: .init(relative: [.p50: limit, .p90: limit])]
     }
 
-    /// Applies the tolerances to every benchmark declared after this call.
+    /// Call first in a target's declarations: they then start with no tolerances, so none is
+    /// declared for a metric a benchmark does not measure.
     public static func apply() {
-        Benchmark.defaultConfiguration.thresholds = standard
+        Benchmark.defaultConfiguration.thresholds = nil
+    }
+
+    /// Call once the target's benchmarks are declared (a `defer` after `apply()`): gives each the
+    /// standard tolerances of the metrics it measures, beside any of its own.
+    public static func fitToMetrics() {
+        for benchmark in Benchmark.benchmarks {
+            let measured = Set(benchmark.configuration.metrics)
+            let fitting = standard.filter { measured.contains($0.key) }
+            benchmark.configuration.thresholds = fitting.merging(benchmark.configuration.thresholds ?? [:]) { _, own in own }
+        }
     }
 }

@@ -9,6 +9,7 @@ import Workloads
 /// same run. Events a second, in thousands, over all five files.
 let benchmarks: @Sendable () -> Void = {
     Tolerances.apply()
+    defer { Tolerances.fitToMetrics() }
     let eventsPerSecond = BenchmarkMetric.custom("events/s (k)", polarity: .prefersLarger, useScalingFactor: false)
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, eventsPerSecond], maxIterations: 10)
     let compressed = ["articleproject", "headlines", "mymarket", "picterest", "vanilladin"].map {
