@@ -8,7 +8,7 @@
 /// slowdown, because CI machines are noisy. Each benchmark gets those of the metrics it
 /// measures, and no others: the harness warns at every start of a benchmark's process about
 /// a tolerance for a metric the benchmark does not measure, for every benchmark declared,
-/// which filled a quick run's log with 15,000 lines.
+/// which buried a failing check's lines in CI's log.
 public enum Tolerances {
     public static var standard: [BenchmarkMetric: BenchmarkThresholds] {
         [
