@@ -126,9 +126,10 @@ let benchmarks: @Sendable () -> Void = {
                 "MemoryCache \(kind) get-or-insert \(threads)T",
                 configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .mega)
             ) { benchmark in
-                let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
+                // The stream is made before the measurement starts; the cache is made inside it, with the run.
                 let stream = Traces.zipfKeys
                 benchmark.startMeasurement()
+                let cache = MemoryCache<Int, Int>(.init(limits: limits, policy: kind))
                 run(threads: threads, iterations: benchmark.scaledIterations.count, stream: stream) { key in
                     if cache.value(for: key) == nil { cache.insert(key, for: key, cost: cost(key)) }
                 }
@@ -138,10 +139,10 @@ let benchmarks: @Sendable () -> Void = {
             "NSCache get-or-insert \(threads)T",
             configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .mega)
         ) { benchmark in
-            let shared = SharedNSCache()
-            shared.cache.totalCostLimit = limits.costLimit
             let stream = Traces.zipfKeys
             benchmark.startMeasurement()
+            let shared = SharedNSCache()
+            shared.cache.totalCostLimit = limits.costLimit
             run(threads: threads, iterations: benchmark.scaledIterations.count, stream: stream) { key in
                 let boxed = NSNumber(value: key)
                 if shared.cache.object(forKey: boxed) == nil { shared.cache.setObject(boxed, forKey: boxed, cost: cost(key)) }
