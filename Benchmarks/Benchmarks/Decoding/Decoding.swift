@@ -8,8 +8,7 @@ import ImageSynthesis
 /// naive pipeline uses (decode every pixel, then resize), in the same run.
 /// Peak resident memory is tracked: shrink-on-load never holds the full image.
 let benchmarks: @Sendable () -> Void = {
-    Tolerances.apply()
-    defer { Tolerances.fitToMetrics() }
+    defer { Tolerances.apply() }
     try? LibVips.start()
     struct Case {
         let name: String

@@ -10,8 +10,7 @@ import Glibc
 /// derivation with the SHA-256 file name; a 50 KB hit against plain
 /// open/read/close of the same file; writes against plain write-then-rename.
 let benchmarks: @Sendable () -> Void = {
-    Tolerances.apply()
-    defer { Tolerances.fitToMetrics() }
+    defer { Tolerances.apply() }
     // Shapes from real API responses (made-up ids): long NewsAPI URLs, Unsplash
     // sizes with volatile parameters, Aladin covers, open-market thumbnails.
     let urls = [

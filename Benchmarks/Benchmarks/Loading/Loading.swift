@@ -11,8 +11,7 @@ import OriginServer
 /// AsyncHTTPClient GET of the same file on loopback; a waiter joining a flight
 /// against a task awaiting another task.
 let benchmarks: @Sendable () -> Void = {
-    Tolerances.apply()
-    defer { Tolerances.fitToMetrics() }
+    defer { Tolerances.apply() }
     let fixture = SharedLocked<Fixture?>(nil)
     let setup: @Sendable () async throws -> Void = {
         guard fixture.withLock({ $0 }) == nil else { return }

@@ -22,21 +22,16 @@ public enum Tolerances {
     /// A speed metric of the benchmark's own, gated against the same several-fold slowdown as
     /// `throughput` and `wallClock`: a rate may fall by 75% (to a quarter), a time per operation
     /// may grow by 300% (to four times). (A time gated at 75% failed CI at 1.8× on a machine
-    /// another job was loading.) The standard tolerances are added by `fitToMetrics`.
+    /// another job was loading.) The standard tolerances are added by `apply`.
     public static func with(speed metric: BenchmarkMetric) -> [BenchmarkMetric: BenchmarkThresholds] {
         let limit = metric.polarity == .prefersSmaller ? 300.0 : 75.0
         return [metric: .init(relative: [.p50: limit, .p90: limit])]
     }
 
-    /// Call first in a target's declarations: they then start with no tolerances, so none is
-    /// declared for a metric a benchmark does not measure.
+    /// Gives every benchmark declared so far the standard tolerances of the metrics it measures,
+    /// beside any of its own: deferred at the top of a target's declarations, so it runs once
+    /// they are all made (the harness declares none of its own by default).
     public static func apply() {
-        Benchmark.defaultConfiguration.thresholds = nil
-    }
-
-    /// Call once the target's benchmarks are declared (a `defer` after `apply()`): gives each the
-    /// standard tolerances of the metrics it measures, beside any of its own.
-    public static func fitToMetrics() {
         for benchmark in Benchmark.benchmarks {
             let measured = Set(benchmark.configuration.metrics)
             let fitting = standard.filter { measured.contains($0.key) }

@@ -8,8 +8,7 @@ import Workloads
 /// `.jsonl` copies, against the decoder it replaced (`JSONDecoder` on each line) in the
 /// same run. Events a second, in thousands, over all five files.
 let benchmarks: @Sendable () -> Void = {
-    Tolerances.apply()
-    defer { Tolerances.fitToMetrics() }
+    defer { Tolerances.apply() }
     let eventsPerSecond = BenchmarkMetric.custom("events/s (k)", polarity: .prefersLarger, useScalingFactor: false)
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, eventsPerSecond], maxIterations: 10)
     let compressed = ["articleproject", "headlines", "mymarket", "picterest", "vanilladin"].map {

@@ -70,17 +70,16 @@ public struct LIRSPolicy: EvictionPolicy {
     /// ago, as the one after it in its list now does.
     public mutating func prefetch(absent fingerprint: UInt64) {
         remembered.prefetch(fingerprint)
-        func load(_ neighbour: Int32) { if neighbour != NodeList.none { nodes.prefetchElement(Int(neighbour)) } }
         if let oldest = queue.oldest {
             let node = nodes[Int(oldest)]
-            load(node.links.1.next)
+            prefetchNode(node.links.1.next)
             remembered.prefetch(node.fingerprint)
         }
         if let oldest = history.oldest {
             let node = nodes[Int(oldest)]
-            load(node.links.0.previous)
-            load(node.links.0.next)
-            load(node.links.2.next)
+            prefetchNode(node.links.0.previous)
+            prefetchNode(node.links.0.next)
+            prefetchNode(node.links.2.next)
             remembered.prefetch(node.fingerprint)
         }
     }
@@ -88,18 +87,22 @@ public struct LIRSPolicy: EvictionPolicy {
     /// A hit reads the slot's node: it starts loading.
     public func prefetch(_ slot: Slot) {
         guard let node = node(ofSlot: slot) else { return }
-        nodes.prefetchElement(Int(node))
+        prefetchNode(node)
     }
 
     /// Once the node has arrived: a hit relinks it in S and in Q, writing its neighbours there.
     public mutating func prefetchNeighbours(_ slot: Slot) {
         guard let node = node(ofSlot: slot) else { return }
         let links = nodes[Int(node)].links
-        func load(_ neighbour: Int32) { if neighbour != NodeList.none { nodes.prefetchElement(Int(neighbour)) } }
-        load(links.0.previous)
-        load(links.0.next)
-        load(links.1.previous)
-        load(links.1.next)
+        prefetchNode(links.0.previous)
+        prefetchNode(links.0.next)
+        prefetchNode(links.1.previous)
+        prefetchNode(links.1.next)
+    }
+
+    /// Starts loading `node`, a list's neighbour or `NodeList.none` for none.
+    private func prefetchNode(_ node: Int32) {
+        if node != NodeList.none { nodes.prefetchElement(Int(node)) }
     }
 
     private func node(ofSlot slot: Slot) -> Int32? { contains(slot) ? nodeOfSlot[Int(slot)] : nil }
